@@ -1,0 +1,383 @@
+/**
+ * The typed client of the shop API v1: one function per endpoint, all going
+ * through one request path that authenticates, enforces read-only mode,
+ * retries by the reference's policy within an overall deadline, and parses
+ * answers with the contract's schemas.
+ */
+import ky, { type KyInstance } from 'ky';
+import type { z } from 'zod';
+import { type Endpoint, endpointPath, endpoints, limitParam } from '../contract/endpoints.js';
+import { ErrorBodyLenient, successEnvelope } from '../contract/envelopes.js';
+import type {
+  ActionList,
+  ActionStatusValue,
+  Billing,
+  ContactList,
+  DecisionResult,
+  Inbox,
+  InboxFilter,
+  LeadDetail,
+  ReplyDraft,
+  ReviewList,
+  ShopOverview,
+  TextingSetup,
+  Today,
+} from '../contract/resources.js';
+import { parseBaseUrl } from './base-url.js';
+import { ApiError, redact } from './errors.js';
+import {
+  backoffDelay,
+  DEFAULT_RETRY,
+  isRetryable,
+  parseRetryAfter,
+  type RetryOptions,
+} from './retry-policy.js';
+
+export interface ShopClientOptions {
+  /** `https://host/…/v1`; plain http only for loopback hosts. */
+  baseUrl: string;
+  apiKey: string;
+  /** When true, nothing but GET leaves the process. */
+  readOnly?: boolean;
+  /** Longest wait for one attempt (answer and body). Default 10 s. */
+  attemptTimeoutMs?: number;
+  /** Longest time one call may take, every attempt and wait included. Default 30 s. */
+  deadlineMs?: number;
+  retry?: Partial<RetryOptions>;
+  userAgent?: string;
+  /** Called before each wait between attempts, so a UI can say "retrying in 8 s". */
+  onRetry?: (info: RetryInfo) => void;
+  /** Test seams: the clock, the wait between attempts and the jitter source. */
+  now?: () => number;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  random?: () => number;
+}
+
+export interface RetryInfo {
+  endpoint: string;
+  /** The attempt that just failed, 1 for the first. */
+  attempt: number;
+  delayMs: number;
+  error: ApiError;
+}
+
+export interface CallOptions {
+  /** Cancels the call (every attempt and wait); it then rejects with code "aborted". */
+  signal?: AbortSignal;
+}
+
+export interface SendTextOptions extends CallOptions {
+  /**
+   * Make this once, when the user confirms, and reuse it for every retry of the
+   * same text: the service sends nothing new for a key it has seen in 24 h.
+   * Without one, the send is never retried.
+   */
+  idempotencyKey?: string;
+}
+
+export interface SendTextResult {
+  sent: boolean;
+  /** True when the service recognised the Idempotency-Key and sent nothing new. */
+  replayed: boolean;
+}
+
+export interface ShopClient {
+  readonly baseUrl: string;
+  readonly readOnly: boolean;
+  /** Switch to read-only for the rest of the process (e.g. after a 403 read_only). */
+  setReadOnly(readOnly: boolean): void;
+  getMe(options?: CallOptions): Promise<ShopOverview>;
+  getToday(params?: { limit?: number }, options?: CallOptions): Promise<Today>;
+  getBilling(options?: CallOptions): Promise<Billing>;
+  getTexting(options?: CallOptions): Promise<TextingSetup>;
+  getInbox(params?: { filter?: InboxFilter; limit?: number }, options?: CallOptions): Promise<Inbox>;
+  getContacts(params?: { q?: string; limit?: number }, options?: CallOptions): Promise<ContactList>;
+  getLead(leadId: string, params?: { limit?: number }, options?: CallOptions): Promise<LeadDetail>;
+  sendText(contactId: string, body: string, options?: SendTextOptions): Promise<SendTextResult>;
+  getReviews(params?: { limit?: number }, options?: CallOptions): Promise<ReviewList>;
+  draftReply(reviewId: string, options?: CallOptions): Promise<ReplyDraft>;
+  getActions(
+    params?: { status?: ActionStatusValue; limit?: number },
+    options?: CallOptions,
+  ): Promise<ActionList>;
+  decideAction(actionId: string, status?: 'approved', options?: CallOptions): Promise<DecisionResult>;
+  getOpenApi(options?: CallOptions): Promise<Record<string, unknown>>;
+}
+
+interface RequestSpec {
+  pathId?: string;
+  query?: Record<string, string | number | undefined>;
+  json?: unknown;
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
+const DEFAULT_DEADLINE_MS = 30_000;
+
+function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function describeEndpoint(endpoint: Endpoint): string {
+  return `${endpoint.method} ${endpoint.path}`;
+}
+
+/** The first schema problem, as "data.items[3].rating: expected number", without values. */
+function describeSchemaProblem(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'unexpected shape';
+  const path = issue.path.reduce<string>(
+    (text, key) =>
+      typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key),
+    '',
+  );
+  return `${path || '(body)'}: ${issue.message}`;
+}
+
+function networkReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return typeof cause?.code === 'string' ? cause.code : 'connection failed';
+}
+
+export function createShopClient(options: ShopClientOptions): ShopClient {
+  const baseUrl = parseBaseUrl(options.baseUrl);
+  // The key lives only in this closure and the Authorization header: never on
+  // an object that could be logged or inspected.
+  const apiKey = options.apiKey;
+  if (!apiKey || /\s/.test(apiKey)) {
+    throw new TypeError('the API key is empty or contains white space');
+  }
+  let readOnly = options.readOnly ?? false;
+  const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
+  const attemptTimeoutMs = options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
+  const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? defaultSleep;
+  const random = options.random ?? Math.random;
+
+  const http: KyInstance = ky.create({
+    prefixUrl: `${baseUrl}/`,
+    retry: 0,
+    timeout: false,
+    throwHttpErrors: false,
+    headers: {
+      accept: 'application/json',
+      'user-agent': options.userAgent ?? 'shop-inbox',
+    },
+  });
+
+  function fail(
+    endpoint: Endpoint,
+    init: Omit<ConstructorParameters<typeof ApiError>[0], 'endpoint'>,
+  ): ApiError {
+    return new ApiError({
+      ...init,
+      message: redact(init.message, apiKey),
+      endpoint: describeEndpoint(endpoint),
+    });
+  }
+
+  function checkLocally(endpoint: Endpoint, spec: RequestSpec): void {
+    if (readOnly && endpoint.method !== 'GET') {
+      throw fail(endpoint, {
+        status: 0,
+        code: 'read_only',
+        local: true,
+        message: `read-only mode: ${describeEndpoint(endpoint)} was not sent`,
+      });
+    }
+    const limit = spec.query?.limit;
+    if (limit !== undefined && !limitParam.safeParse(limit).success) {
+      throw fail(endpoint, {
+        status: 0,
+        code: 'invalid',
+        local: true,
+        message: `limit must be an integer from 1 to 100 (got ${String(limit)})`,
+        issues: [{ field: 'limit', message: 'must be an integer from 1 to 100' }],
+      });
+    }
+  }
+
+  /** One attempt: an HTTP exchange turned into data or an ApiError. */
+  async function attempt(endpoint: Endpoint, spec: RequestSpec, signal: AbortSignal): Promise<unknown> {
+    const searchParams: Record<string, string> = {};
+    for (const [name, value] of Object.entries(spec.query ?? {})) {
+      if (value !== undefined) searchParams[name] = String(value);
+    }
+    const headers: Record<string, string> = {};
+    if (endpoint.mode !== 'public') headers.authorization = `Bearer ${apiKey}`;
+    if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;
+
+    const response = await http(endpointPath(endpoint, spec.pathId).slice(1), {
+      method: endpoint.method,
+      searchParams,
+      headers,
+      signal,
+      ...(spec.json !== undefined ? { json: spec.json } : {}),
+    });
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw fail(endpoint, {
+        status: response.status,
+        code: response.ok || response.status >= 500 ? 'server' : 'bad_response',
+        message: `the shop's API answered HTTP ${response.status} with a body that is not JSON`,
+      });
+    }
+
+    if (response.ok) {
+      if (!endpoint.data) return body;
+      const parsed = successEnvelope(endpoint.data).safeParse(body);
+      if (!parsed.success) {
+        throw fail(endpoint, {
+          status: response.status,
+          code: 'bad_response',
+          message: `the shop's API answered with an unexpected shape (${describeSchemaProblem(parsed.error)})`,
+        });
+      }
+      return parsed.data.data;
+    }
+
+    const errorBody = ErrorBodyLenient.safeParse(body);
+    const retryAfter = parseRetryAfter(response.headers.get('retry-after'), now());
+    const fallbackCode =
+      response.status === 401
+        ? 'unauthorized'
+        : response.status === 404
+          ? 'not_found'
+          : response.status === 422
+            ? 'invalid'
+            : response.status === 429
+              ? 'rate_limited'
+              : `http_${response.status}`;
+    throw fail(endpoint, {
+      status: response.status,
+      code: response.status >= 500 ? 'server' : errorBody.success ? errorBody.data.code : fallbackCode,
+      message: errorBody.success ? errorBody.data.error : `the shop's API answered HTTP ${response.status}`,
+      ...(errorBody.success && errorBody.data.issues ? { issues: errorBody.data.issues } : {}),
+      ...(retryAfter !== undefined ? { retryAfter } : {}),
+    });
+  }
+
+  async function request(endpoint: Endpoint, spec: RequestSpec): Promise<unknown> {
+    checkLocally(endpoint, spec);
+    const startedAt = now();
+    const deadline = AbortSignal.timeout(deadlineMs);
+    const callSignal = spec.signal ? AbortSignal.any([spec.signal, deadline]) : deadline;
+
+    for (let attemptNumber = 1; ; attemptNumber += 1) {
+      const remaining = deadlineMs - (now() - startedAt);
+      const attemptSignal = AbortSignal.any([
+        callSignal,
+        AbortSignal.timeout(Math.max(1, Math.min(attemptTimeoutMs, remaining))),
+      ]);
+      let error: ApiError;
+      try {
+        return await attempt(endpoint, spec, attemptSignal);
+      } catch (caught) {
+        error = classify(endpoint, caught, spec.signal, deadline).withAttempts(attemptNumber);
+      }
+      if (error.code === 'aborted' || (deadline.aborted && error.code === 'timeout')) throw error;
+      if (
+        attemptNumber >= retry.maxAttempts ||
+        !isRetryable(error, endpoint.method, Boolean(spec.idempotencyKey))
+      ) {
+        throw error;
+      }
+      const delayMs =
+        error.retryAfter !== undefined ? error.retryAfter * 1000 : backoffDelay(attemptNumber, retry, random);
+      // Waiting past the deadline is pointless: hand the error (with its
+      // retryAfter) to the caller, whose scheduler can pause everything.
+      if (now() - startedAt + delayMs >= deadlineMs) throw error;
+      options.onRetry?.({ endpoint: describeEndpoint(endpoint), attempt: attemptNumber, delayMs, error });
+      try {
+        await sleep(delayMs, callSignal);
+      } catch (caught) {
+        throw classify(endpoint, caught, spec.signal, deadline).withAttempts(attemptNumber);
+      }
+    }
+  }
+
+  function classify(
+    endpoint: Endpoint,
+    caught: unknown,
+    userSignal: AbortSignal | undefined,
+    deadline: AbortSignal,
+  ): ApiError {
+    if (caught instanceof ApiError) return caught;
+    if (userSignal?.aborted) {
+      return fail(endpoint, { status: 0, code: 'aborted', message: 'the request was cancelled' });
+    }
+    if (deadline.aborted) {
+      return fail(endpoint, {
+        status: 0,
+        code: 'timeout',
+        message: `no answer from the shop's API within ${Math.round(deadlineMs / 1000)} s`,
+      });
+    }
+    const name = (caught as { name?: unknown } | undefined)?.name;
+    if (name === 'TimeoutError' || name === 'AbortError') {
+      return fail(endpoint, {
+        status: 0,
+        code: 'timeout',
+        message: `the shop's API did not answer within ${Math.round(attemptTimeoutMs / 1000)} s`,
+      });
+    }
+    return fail(endpoint, {
+      status: 0,
+      code: 'network',
+      message: `could not reach the shop's API (${networkReason(caught)})`,
+    });
+  }
+
+  const e = endpoints;
+  return {
+    baseUrl,
+    get readOnly() {
+      return readOnly;
+    },
+    setReadOnly(value) {
+      readOnly = value;
+    },
+    getMe: (o) => request(e.getMe, { ...o }) as Promise<ShopOverview>,
+    getToday: (p, o) => request(e.getToday, { query: { limit: p?.limit }, ...o }) as Promise<Today>,
+    getBilling: (o) => request(e.getBilling, { ...o }) as Promise<Billing>,
+    getTexting: (o) => request(e.getTexting, { ...o }) as Promise<TextingSetup>,
+    getInbox: (p, o) =>
+      request(e.getInbox, { query: { filter: p?.filter, limit: p?.limit }, ...o }) as Promise<Inbox>,
+    getContacts: (p, o) =>
+      request(e.getContacts, { query: { q: p?.q, limit: p?.limit }, ...o }) as Promise<ContactList>,
+    getLead: (leadId, p, o) =>
+      request(e.getLead, { pathId: leadId, query: { limit: p?.limit }, ...o }) as Promise<LeadDetail>,
+    sendText: async (contactId, body, o) => {
+      const result = (await request(e.sendText, {
+        pathId: contactId,
+        json: { body },
+        idempotencyKey: o?.idempotencyKey,
+        signal: o?.signal,
+      })) as { sent: boolean; replayed?: boolean };
+      return { sent: result.sent, replayed: result.replayed === true };
+    },
+    getReviews: (p, o) => request(e.getReviews, { query: { limit: p?.limit }, ...o }) as Promise<ReviewList>,
+    draftReply: (reviewId, o) => request(e.draftReply, { pathId: reviewId, ...o }) as Promise<ReplyDraft>,
+    getActions: (p, o) =>
+      request(e.getActions, { query: { status: p?.status, limit: p?.limit }, ...o }) as Promise<ActionList>,
+    decideAction: (actionId, status = 'approved', o) =>
+      request(e.decideAction, { pathId: actionId, json: { status }, ...o }) as Promise<DecisionResult>,
+    getOpenApi: (o) => request(e.getOpenApi, { ...o }) as Promise<Record<string, unknown>>,
+  };
+}

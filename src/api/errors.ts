@@ -1,0 +1,96 @@
+/**
+ * The one error type every client call rejects with. It carries what a UI
+ * needs to explain a failure (status, code, message, issues, retryAfter) and
+ * nothing else: never a request, its headers, or the API key.
+ */
+import { inspect } from 'node:util';
+import type { ServiceErrorCode } from '../contract/envelopes.js';
+
+/**
+ * The documented service codes, plus what the client itself can tell:
+ * network (no connection), timeout (no answer in time), server (5xx or a body
+ * that is not JSON), bad_response (JSON that breaks the contract), aborted
+ * (the caller cancelled). A code the service invents later passes through as-is.
+ */
+export type ApiErrorCode =
+  | ServiceErrorCode
+  | 'network'
+  | 'timeout'
+  | 'server'
+  | 'bad_response'
+  | 'aborted'
+  | (string & {});
+
+export interface ApiErrorInit {
+  status: number;
+  code: ApiErrorCode;
+  message: string;
+  endpoint: string;
+  issues?: unknown[];
+  retryAfter?: number;
+  attempts?: number;
+  /** True when the client refused the call before anything reached the network. */
+  local?: boolean;
+}
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  /** HTTP status, or 0 when no HTTP answer was received (network, timeout, local refusal). */
+  readonly status: number;
+  readonly code: ApiErrorCode;
+  /** e.g. "POST /contacts/{id}/messages": the endpoint, never the ids or query. */
+  readonly endpoint: string;
+  readonly issues: unknown[] | undefined;
+  /** Seconds to wait before calling again (429). */
+  readonly retryAfter: number | undefined;
+  /** How many attempts were made before giving up (0 for a local refusal). */
+  readonly attempts: number;
+  readonly local: boolean;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message);
+    this.status = init.status;
+    this.code = init.code;
+    this.endpoint = init.endpoint;
+    this.issues = init.issues;
+    this.retryAfter = init.retryAfter;
+    this.attempts = init.attempts ?? (init.local ? 0 : 1);
+    this.local = init.local ?? false;
+  }
+
+  /** Whether calling again later can succeed without the user changing anything. */
+  get transient(): boolean {
+    return ['network', 'timeout', 'server', 'rate_limited'].includes(this.code);
+  }
+
+  withAttempts(attempts: number): ApiError {
+    return new ApiError({ ...this.toJSON(), attempts });
+  }
+
+  override toString(): string {
+    return `ApiError [${this.code}${this.status ? ` ${this.status}` : ''}] ${this.message}`;
+  }
+
+  toJSON(): ApiErrorInit {
+    return {
+      status: this.status,
+      code: this.code,
+      message: this.message,
+      endpoint: this.endpoint,
+      issues: this.issues,
+      retryAfter: this.retryAfter,
+      attempts: this.attempts,
+      local: this.local,
+    };
+  }
+
+  [inspect.custom](): string {
+    return `${this.toString()} ${inspect({ endpoint: this.endpoint, status: this.status, issues: this.issues, retryAfter: this.retryAfter, attempts: this.attempts, local: this.local }, { breakLength: Number.POSITIVE_INFINITY })}`;
+  }
+}
+
+/** Replaces every occurrence of the secret in text coming back from the server. */
+export function redact(text: string, secret: string): string {
+  if (secret.length === 0) return text;
+  return text.split(secret).join('[redacted]');
+}
