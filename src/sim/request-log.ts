@@ -1,0 +1,34 @@
+/**
+ * What the simulator has handled, for tests to prove what a client did or did
+ * not send (GET /_sim/requests). `token` is the token's name ("write",
+ * "read", …), never its value; null when no token was sent, "unknown" for a
+ * value the simulator never issued.
+ */
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  /** The query string without "?", "" when none. */
+  query: string;
+  /** HTTP status sent; 0 when the connection was reset or left hanging. */
+  status: number;
+  token: string | null;
+}
+
+export class RequestLog {
+  private readonly entries: LoggedRequest[] = [];
+
+  constructor(private readonly capacity = 10_000) {}
+
+  add(entry: LoggedRequest): void {
+    this.entries.push(entry);
+    if (this.entries.length > this.capacity) this.entries.shift();
+  }
+
+  list(): LoggedRequest[] {
+    return [...this.entries];
+  }
+
+  clear(): void {
+    this.entries.length = 0;
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The simulator: a seeded world of shops behind a real HTTP server that keeps
+ * every rule of the v1 reference. `createSimulator()` gives the Hono app (for
+ * `app.request()` in unit tests) and `listen()` a real socket.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { Hono } from 'hono';
+import { createSimulatorApp, type SimulatorEnv, type SimulatorState } from './app.js';
+import { FaultInjector, type FaultRates } from './faults.js';
+import { applyLiveEvent, type LiveEvent } from './live.js';
+import { createRandom } from './random.js';
+import { RateLimiter } from './rate-limiter.js';
+import { RequestLog } from './request-log.js';
+import { type SeededShops, seedWorld } from './seed.js';
+import { createWorld, type SimToken, TOKEN_NAMES, type TokenName, type World } from './world.js';
+
+export interface SimulatorOptions {
+  /** Same seed, same shops. Default 1. */
+  seed?: number;
+  /** The simulator's clock (ms); tests move it to cross rate-limit and idempotency windows. */
+  now?: () => number;
+  /** Requests per minute per token. Default 120, as the reference says. */
+  rateLimitPerMinute?: number;
+  faults?: Partial<FaultRates>;
+  /** New texts, missed calls, reviews and actions arrive on their own. */
+  live?: boolean;
+  /** Time between live events. Default 4 s. */
+  liveIntervalMs?: number;
+}
+
+export interface Simulator {
+  readonly app: Hono<SimulatorEnv>;
+  readonly world: World;
+  readonly shops: SeededShops;
+  /** Current value of every named token. */
+  readonly tokens: Record<TokenName, string>;
+  readonly faults: FaultInjector;
+  readonly requests: RequestLog;
+  readonly rateLimiter: RateLimiter;
+  /** Revokes the token's value (it now gets 401) and issues a new one. */
+  rotateToken(name: TokenName): string;
+  /** One live event now, as the live timer would make. */
+  tick(): LiveEvent;
+  listen(options?: { host?: string; port?: number }): Promise<RunningSimulator>;
+  /** Stops the live timer, releases hanging requests and closes every listener. */
+  close(): Promise<void>;
+}
+
+export interface RunningSimulator {
+  baseUrl: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const TOKEN_SHOP: Record<TokenName, { shop: keyof SeededShops; mode: 'read' | 'write' }> = {
+  write: { shop: 'main', mode: 'write' },
+  read: { shop: 'main', mode: 'read' },
+  other_shop: { shop: 'other', mode: 'write' },
+  no_subscription: { shop: 'noSubscription', mode: 'write' },
+  no_number: { shop: 'noNumber', mode: 'write' },
+  texting_inactive: { shop: 'textingInactive', mode: 'write' },
+};
+
+/** A key that looks like a real one: unguessable, whatever the seed. */
+function newKeyValue(): string {
+  return `shk_${randomBytes(24).toString('base64url')}`;
+}
+
+export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  const now = options.now ?? Date.now;
+  const rng = createRandom(options.seed ?? 1);
+  const world = createWorld();
+  const shops = seedWorld(world, rng, now());
+  const tokens = {} as Record<TokenName, string>;
+
+  const issue = (name: TokenName): string => {
+    const { shop, mode } = TOKEN_SHOP[name];
+    const token: SimToken = { name, value: newKeyValue(), shopId: shops[shop].id, mode, revoked: false };
+    world.tokens.set(token.value, token);
+    tokens[name] = token.value;
+    return token.value;
+  };
+  for (const name of TOKEN_NAMES) issue(name);
+
+  const hanging = new Set<() => void>();
+  const state: SimulatorState = {
+    world,
+    rateLimiter: new RateLimiter(options.rateLimitPerMinute ?? 120),
+    faults: new FaultInjector(options.faults),
+    requests: new RequestLog(),
+    now,
+    nextIdPart: () => rng.hex(10),
+    idempotency: new Map(),
+    hanging,
+    dashboardOrigin: 'https://dashboard.shop-ops.example',
+  };
+  const app = createSimulatorApp(state);
+  const listeners = new Set<RunningSimulator>();
+
+  const tick = () => applyLiveEvent(world, shops.main, rng, now());
+  const liveTimer = options.live ? setInterval(tick, options.liveIntervalMs ?? 4_000) : undefined;
+  liveTimer?.unref();
+
+  const releaseHanging = () => {
+    for (const release of hanging) release();
+    hanging.clear();
+  };
+
+  return {
+    app,
+    world,
+    shops,
+    tokens,
+    faults: state.faults,
+    requests: state.requests,
+    rateLimiter: state.rateLimiter,
+    rotateToken(name) {
+      const old = world.tokens.get(tokens[name]);
+      if (old) {
+        old.revoked = true;
+        old.name = `${name}:rotated`;
+      }
+      return issue(name);
+    },
+    tick,
+    listen({ host = '127.0.0.1', port = 0 } = {}) {
+      return new Promise((resolve, reject) => {
+        const server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) => {
+          const hostPart = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+          const running: RunningSimulator = {
+            baseUrl: `http://${hostPart}:${info.port}/v1`,
+            port: info.port,
+            close: () =>
+              new Promise<void>((done) => {
+                listeners.delete(running);
+                releaseHanging();
+                server.close(() => done());
+                (server as import('node:http').Server).closeAllConnections?.();
+              }),
+          };
+          listeners.add(running);
+          resolve(running);
+        });
+        server.once('error', reject);
+      });
+    },
+    async close() {
+      if (liveTimer) clearInterval(liveTimer);
+      releaseHanging();
+      await Promise.all([...listeners].map((l) => l.close()));
+    },
+  };
+}
