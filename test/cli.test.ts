@@ -25,7 +25,11 @@ async function startSimProcess(...args: string[]) {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
-  return { child, info: JSON.parse(firstLine) as { base_url: string; tokens: Record<string, string> }, exited };
+  return {
+    child,
+    info: JSON.parse(firstLine) as { base_url: string; tokens: Record<string, string> },
+    exited,
+  };
 }
 
 describe('shop-inbox command', () => {
@@ -62,10 +66,16 @@ describe('shop-inbox sim', () => {
     expect(Object.keys(info.tokens).sort()).toEqual(
       ['no_number', 'no_subscription', 'other_shop', 'read', 'texting_inactive', 'write'].sort(),
     );
-    const me = await fetch(`${info.base_url}/me`, { headers: { authorization: `Bearer ${info.tokens.write}` } });
+    const me = await fetch(`${info.base_url}/me`, {
+      headers: { authorization: `Bearer ${info.tokens.write}` },
+    });
     expect(me.status).toBe(200);
-    const other = await fetch(`${info.base_url}/me`, { headers: { authorization: `Bearer ${info.tokens.other_shop}` } });
-    expect(((await other.json()) as { data: { identity: { business_name: string } } }).data.identity.business_name).not.toBe(
+    const other = await fetch(`${info.base_url}/me`, {
+      headers: { authorization: `Bearer ${info.tokens.other_shop}` },
+    });
+    expect(
+      ((await other.json()) as { data: { identity: { business_name: string } } }).data.identity.business_name,
+    ).not.toBe(
       ((await me.json()) as { data: { identity: { business_name: string } } }).data.identity.business_name,
     );
     child.kill('SIGTERM');
@@ -91,8 +101,11 @@ describe('shop-inbox sim', () => {
     const { info } = await startSimProcess('--live', '--live-interval', '100');
     const headers = { authorization: `Bearer ${info.tokens.write}` };
     const activityCount = async () =>
-      ((await (await fetch(`${info.base_url}/today?limit=100`, { headers })).json()) as { data: { activity: unknown[] } })
-        .data.activity.length;
+      (
+        (await (await fetch(`${info.base_url}/today?limit=100`, { headers })).json()) as {
+          data: { activity: unknown[] };
+        }
+      ).data.activity.length;
     const before = await activityCount();
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(await activityCount()).toBeGreaterThan(before);
