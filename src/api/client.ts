@@ -146,9 +146,12 @@ function describeSchemaProblem(error: z.ZodError): string {
   return `${path || '(body)'}: ${issue.message}`;
 }
 
+/** The system's reason for a failed connection: ECONNREFUSED, ENOTFOUND, "bad port"… */
 function networkReason(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-  return typeof cause?.code === 'string' ? cause.code : 'connection failed';
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  if (typeof cause?.code === 'string') return cause.code;
+  if (typeof cause?.message === 'string' && cause.message.length > 0) return cause.message;
+  return 'connection failed';
 }
 
 export function createShopClient(options: ShopClientOptions): ShopClient {

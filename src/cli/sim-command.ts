@@ -1,0 +1,114 @@
+/**
+ * `shop-inbox sim`: serves the simulator until SIGINT/SIGTERM. The first line
+ * on stdout is one JSON object with the base URL and the tokens, so scripts
+ * and tests can start it and read where to connect.
+ */
+import { parseArgs } from 'node:util';
+import { isLoopbackHost } from '../api/base-url.js';
+import { createSimulator } from '../sim/simulator.js';
+import { UsageError } from './usage-error.js';
+
+export const SIM_USAGE = `Usage: shop-inbox sim [options]
+
+Serves the built-in demo shop: a simulator of the shop API v1 on a real HTTP port.
+The first line on stdout is JSON: {"base_url": …, "tokens": {write, read, other_shop,
+no_subscription, no_number, texting_inactive}}. Stops on Ctrl-C or SIGTERM.
+
+Options:
+  --host HOST              address to listen on (default 127.0.0.1)
+  --port N                 port; 0 picks a free one (default 0)
+  --seed N                 seed of the demo data (default 1)
+  --live                   new texts, missed calls, reviews and actions keep arriving
+  --live-interval MS       time between live events (default 4000)
+  --rate-limit N           requests per minute per token (default 120)
+Fault injection:
+  --latency MS             added delay before every /v1 answer
+  --error-rate R           share 0..1 of requests answered 500/502/503/504
+  --hang-rate R            share of requests never answered
+  --reset-rate R           share of connections reset without an answer
+  --malformed-rate R       share of answers that are not valid JSON
+  --burst-429 N            answer the first N requests 429 rate_limited
+  --burst-retry-after S    Retry-After of those 429s (default 5)
+`;
+
+function number(name: string, raw: string | undefined, fallback: number, range: [number, number]): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < range[0] || value > range[1]) {
+    throw new UsageError(`--${name} must be a number from ${range[0]} to ${range[1]} (got ${raw})`);
+  }
+  return value;
+}
+
+export async function runSimCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string' },
+      seed: { type: 'string' },
+      live: { type: 'boolean', default: false },
+      'live-interval': { type: 'string' },
+      'rate-limit': { type: 'string' },
+      latency: { type: 'string' },
+      'error-rate': { type: 'string' },
+      'hang-rate': { type: 'string' },
+      'reset-rate': { type: 'string' },
+      'malformed-rate': { type: 'string' },
+      'burst-429': { type: 'string' },
+      'burst-retry-after': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(SIM_USAGE);
+    return;
+  }
+  const host = values.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host.includes(':') ? `[${host}]` : host)) {
+    process.stderr.write(
+      `warning: the simulator listens on ${host}, reachable beyond this machine; its tokens are printed in clear\n`,
+    );
+  }
+  const sim = createSimulator({
+    seed: number('seed', values.seed, 1, [0, 2 ** 32 - 1]),
+    live: values.live,
+    liveIntervalMs: number('live-interval', values['live-interval'], 4_000, [100, 3_600_000]),
+    rateLimitPerMinute: number('rate-limit', values['rate-limit'], 120, [1, 1_000_000]),
+    faults: {
+      latencyMs: number('latency', values.latency, 0, [0, 600_000]),
+      errorRate: number('error-rate', values['error-rate'], 0, [0, 1]),
+      hangRate: number('hang-rate', values['hang-rate'], 0, [0, 1]),
+      resetRate: number('reset-rate', values['reset-rate'], 0, [0, 1]),
+      malformedRate: number('malformed-rate', values['malformed-rate'], 0, [0, 1]),
+    },
+  });
+  const burst = number('burst-429', values['burst-429'], 0, [0, 1_000_000]);
+  if (burst > 0) {
+    sim.faults.rateLimitBurst(
+      burst,
+      number('burst-retry-after', values['burst-retry-after'], 5, [0, 86_400]),
+    );
+  }
+  const port = number('port', values.port, 0, [0, 65_535]);
+  // Handlers go in before the first line is printed: whoever reads that line
+  // may signal at once, and must get a clean exit.
+  let stop: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void sim.close().then(resolve);
+    };
+  });
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+
+  const running = await sim.listen({ host, port });
+  process.stdout.write(`${JSON.stringify({ base_url: running.baseUrl, tokens: sim.tokens })}\n`);
+  process.stderr.write(
+    `demo shop "${sim.shops.main.identity.businessName}" at ${running.baseUrl}${values.live ? ' (live)' : ''}; Ctrl-C stops it\n`,
+  );
+  await stopped;
+}
