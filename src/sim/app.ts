@@ -265,7 +265,7 @@ export function createSimulatorApp(state: SimulatorState): Hono<SimulatorEnv> {
     const contacts = c
       .get('shop')
       .contacts.filter((contact) => matchesContactQuery(contact, q))
-      .sort((a, b) => (b.lastContactAt ?? -1) - (a.lastContactAt ?? -1) || a.name.localeCompare(b.name));
+      .sort((a, b) => b.lastContactAt - a.lastContactAt || a.name.localeCompare(b.name));
     return c.json({ data: { items: contacts.slice(0, limit).map(contactView) } });
   });
 

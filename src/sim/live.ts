@@ -101,17 +101,17 @@ function inboundText(world: World, shop: SimShop, rng: Random, now: number): Liv
   return { kind: 'inbound_text', summary };
 }
 
-function callerFor(world: World, shop: SimShop, rng: Random): SimContact {
+function callerFor(world: World, shop: SimShop, rng: Random, now: number): SimContact {
   if (shop.contacts.length > 0 && rng.chance(0.6)) return rng.pick(shop.contacts);
   const name = rng.pick([...MAIN_CONTACT_NAMES, ...SMALL_SHOP_CONTACT_NAMES]);
   const phone = freshPhone(rng, NEW_CALLER_AREA_CODES, phonesOf(shop));
-  const contact = makeContact(world, rng, name, phone, rng.chance(0.3));
+  const contact = makeContact(world, rng, name, phone, rng.chance(0.3), now);
   shop.contacts.push(contact);
   return contact;
 }
 
 function missedCall(world: World, shop: SimShop, rng: Random, now: number): LiveEvent {
-  const contact = callerFor(world, shop, rng);
+  const contact = callerFor(world, shop, rng, now);
   const jobType = rng.pick(JOB_TYPES);
   const lead: SimLead = {
     id: newId(world, () => rng.hex(10), 'lead'),

@@ -392,6 +392,7 @@ export function makeContact(
   name: string,
   phone: string,
   withEmail: boolean,
+  addedAt: number,
 ): SimContact {
   return {
     id: newId(world, () => rng.hex(10), 'ct'),
@@ -399,7 +400,7 @@ export function makeContact(
     phone,
     email: withEmail ? emailFor(rng, name) : null,
     stage: 'lead',
-    lastContactAt: null,
+    lastContactAt: addedAt,
   };
 }
 
@@ -655,13 +656,19 @@ function buildThread(
   }));
 }
 
-function buildContacts(world: World, rng: Random, shop: SimShop, sizes: ShopSizes): SimContact[] {
+function buildContacts(
+  world: World,
+  rng: Random,
+  now: number,
+  shop: SimShop,
+  sizes: ShopSizes,
+): SimContact[] {
   const names = shuffle(rng, sizes.names).slice(0, sizes.contacts);
   const taken = phonesOf(shop);
   return names.map((name) => {
     const phone = freshPhone(rng, sizes.areaCodes, taken);
     taken.add(phone);
-    return makeContact(world, rng, name, phone, rng.chance(0.8));
+    return makeContact(world, rng, name, phone, rng.chance(0.8), now);
   });
 }
 
@@ -706,7 +713,9 @@ function finishContacts(rng: Random, now: number, shop: SimShop, sizes: ShopSize
     const leads = leadsOf(shop, contact.id);
     if (leads.length === 0) {
       const never = index - firstLeadless < sizes.neverContacted;
-      contact.lastContactAt = never ? null : now - rng.int(35, 60) * DAY - rng.int(0, 600) * MINUTE;
+      contact.lastContactAt = never
+        ? now - rng.int(1, 20) * DAY - rng.int(0, 600) * MINUTE
+        : now - rng.int(35, 60) * DAY - rng.int(0, 600) * MINUTE;
       contact.stage = never ? 'lead' : 'customer';
       return;
     }
@@ -983,7 +992,7 @@ function buildActivity(shop: SimShop, sizes: ShopSizes): SimActivity[] {
 // ---------------------------------------------------------------------------
 
 function populate(world: World, rng: Random, now: number, shop: SimShop, sizes: ShopSizes): SimShop {
-  shop.contacts = buildContacts(world, rng, shop, sizes);
+  shop.contacts = buildContacts(world, rng, now, shop, sizes);
   shop.leads = buildLeads(world, rng, now, shop, sizes);
   finishContacts(rng, now, shop, sizes);
   shop.consents = buildConsents(rng, now, shop);

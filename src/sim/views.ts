@@ -141,7 +141,7 @@ export function contactView(contact: SimContact): Contact {
     phone: contact.phone,
     email: contact.email,
     stage: contact.stage,
-    last_contact_at: isoOrNull(contact.lastContactAt),
+    last_contact_at: iso(contact.lastContactAt),
   };
 }
 

@@ -38,7 +38,8 @@ export interface SimContact {
   email: string | null;
   /** Observed: lead; the simulator also uses customer. */
   stage: string;
-  lastContactAt: number | null;
+  /** The reference gives no null here: a contact never texted shows when it was added. */
+  lastContactAt: number;
 }
 
 export interface SimMessage {
