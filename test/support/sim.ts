@@ -73,3 +73,13 @@ export function manualClock(start = Date.parse('2026-11-21T12:00:00Z')) {
     },
   };
 }
+
+/** A loopback port nothing listens on (closed right after the OS handed it out). */
+export async function closedPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

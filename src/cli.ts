@@ -1,0 +1,68 @@
+/** The shop-inbox command: parses the command line and hands over to a command. */
+import { runSimCommand, SIM_USAGE } from './cli/sim-command.js';
+import { runStatusCommand, STATUS_USAGE } from './cli/status-command.js';
+import { UsageError } from './cli/usage-error.js';
+import { VERSION } from './cli/version.js';
+
+const USAGE = `shop-inbox ${VERSION}: a keyboard-driven terminal inbox for a shop's front desk,
+on the shop operations API v1.
+
+Usage:
+  shop-inbox status          check the key and show the shop's state
+  shop-inbox sim [options]   serve the built-in demo shop (an API v1 simulator)
+  shop-inbox --help          this text
+  shop-inbox --version       the version
+
+Environment:
+  SHOP_API_BASE_URL          the shop's API root, https://host/…/v1
+  SHOP_API_KEY               the shop's API key (never pass a key as a flag)
+
+${STATUS_USAGE}
+${SIM_USAGE}`;
+
+/** Flags that would put the key in argv, where every user of the machine can read it with ps. */
+const SECRET_FLAGS = ['--api-key', '--key', '--token'];
+
+async function main(argv: string[]): Promise<number> {
+  const secretFlag = argv.find((arg) =>
+    SECRET_FLAGS.some((flag) => arg === flag || arg.startsWith(`${flag}=`)),
+  );
+  if (secretFlag) {
+    process.stderr.write(
+      `shop-inbox: ${secretFlag.split('=')[0]} is refused: a key on the command line is visible to every user of this machine (ps). Use SHOP_API_KEY or a key file.\n`,
+    );
+    return 2;
+  }
+  const [command, ...rest] = argv;
+  if (command === '--version' || command === '-V') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  if (command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (command === 'status') {
+    return runStatusCommand(rest, process.env);
+  }
+  if (command === 'sim') {
+    await runSimCommand(rest);
+    return 0;
+  }
+  process.stderr.write(
+    command === undefined ? USAGE : `shop-inbox: unknown command "${command}"\n\n${USAGE}`,
+  );
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const usage =
+      error instanceof UsageError || (error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS');
+    process.stderr.write(`shop-inbox: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = usage ? 2 : 1;
+  },
+);

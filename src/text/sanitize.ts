@@ -1,0 +1,39 @@
+/**
+ * The one gate every piece of API text passes before it reaches the terminal.
+ * Names, message bodies, review text and summaries are customer data: a text
+ * message can carry escape sequences that clear the screen, retitle the
+ * window, or reorder what staff read (bidi overrides). Keep what people
+ * write (any script, emoji, ZWJ sequences), make every control visible.
+ */
+import stripAnsi from 'strip-ansi';
+
+/** Shown in place of a bidi control or a C1 control: visible, but not a glyph that can be confused with text. */
+const REPLACEMENT = '\uFFFD';
+const TAB_SPACES = '  ';
+
+/** Bidi embedding, override and isolate controls, the LRM/RLM marks and the Arabic letter mark. */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
+
+/** A C0 control or DEL as its Unicode "control picture" (␛, ␇, ␍, ␡); C1 as the replacement character. */
+function visibleControl(char: string): string {
+  const code = char.codePointAt(0) ?? 0;
+  if (code < 0x20) return String.fromCodePoint(0x2400 + code);
+  if (code === 0x7f) return '\u2421';
+  return REPLACEMENT;
+}
+
+export interface SanitizeOptions {
+  /** Turn line breaks into spaces, for one-line rows. */
+  singleLine?: boolean;
+}
+
+export function sanitize(text: string, options: SanitizeOptions = {}): string {
+  let out = stripAnsi(text)
+    .replace(/\r\n/g, '\n')
+    .replace(/[\u2028\u2029]/g, '\n')
+    .replace(/\t/g, TAB_SPACES)
+    .replace(BIDI_CONTROLS, REPLACEMENT)
+    .replace(/(?!\n)\p{Cc}/gu, visibleControl);
+  if (options.singleLine) out = out.replace(/\n+/g, ' ');
+  return out;
+}
