@@ -1,6 +1,5 @@
 /** The shop-inbox command: parses the command line and hands over to a command. */
-import { runSimCommand, SIM_USAGE } from './cli/sim-command.js';
-import { runStatusCommand, STATUS_USAGE } from './cli/status-command.js';
+import { SIM_USAGE, STATUS_USAGE } from './cli/usage.js';
 import { UsageError } from './cli/usage-error.js';
 import { VERSION } from './cli/version.js';
 
@@ -42,10 +41,13 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
+  // Commands load on demand: --version and --help stay quick to start.
   if (command === 'status') {
+    const { runStatusCommand } = await import('./cli/status-command.js');
     return runStatusCommand(rest, process.env);
   }
   if (command === 'sim') {
+    const { runSimCommand } = await import('./cli/sim-command.js');
     await runSimCommand(rest);
     return 0;
   }

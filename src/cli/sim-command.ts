@@ -6,30 +6,8 @@
 import { parseArgs } from 'node:util';
 import { isLoopbackHost } from '../api/base-url.js';
 import { createSimulator } from '../sim/simulator.js';
+import { SIM_USAGE } from './usage.js';
 import { UsageError } from './usage-error.js';
-
-export const SIM_USAGE = `Usage: shop-inbox sim [options]
-
-Serves the built-in demo shop: a simulator of the shop API v1 on a real HTTP port.
-The first line on stdout is JSON: {"base_url": …, "tokens": {write, read, other_shop,
-no_subscription, no_number, texting_inactive}}. Stops on Ctrl-C or SIGTERM.
-
-Options:
-  --host HOST              address to listen on (default 127.0.0.1)
-  --port N                 port; 0 picks a free one (default 0)
-  --seed N                 seed of the demo data (default 1)
-  --live                   new texts, missed calls, reviews and actions keep arriving
-  --live-interval MS       time between live events (default 4000)
-  --rate-limit N           requests per minute per token (default 120)
-Fault injection:
-  --latency MS             added delay before every /v1 answer
-  --error-rate R           share 0..1 of requests answered 500/502/503/504
-  --hang-rate R            share of requests never answered
-  --reset-rate R           share of connections reset without an answer
-  --malformed-rate R       share of answers that are not valid JSON
-  --burst-429 N            answer the first N requests 429 rate_limited
-  --burst-retry-after S    Retry-After of those 429s (default 5)
-`;
 
 function number(name: string, raw: string | undefined, fallback: number, range: [number, number]): number {
   if (raw === undefined) return fallback;

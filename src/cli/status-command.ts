@@ -9,15 +9,9 @@ import { createShopClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Billing, ShopOverview, TextingSetup } from '../contract/resources.js';
 import { sanitize } from '../text/sanitize.js';
+import { STATUS_USAGE } from './usage.js';
 import { UsageError } from './usage-error.js';
 import { VERSION } from './version.js';
-
-export const STATUS_USAGE = `Usage: shop-inbox status [--base-url URL]
-
-Checks the key and prints the shop's overview, billing and texting status.
-The base URL comes from --base-url or SHOP_API_BASE_URL; the key from SHOP_API_KEY.
-Exit status: 0 when the shop answered, 1 when it refused or could not be reached, 2 on a usage error.
-`;
 
 /** The day part of an ISO timestamp, or the text as given when it is not one. */
 const day = (value: string | null | undefined) =>
