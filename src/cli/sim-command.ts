@@ -86,7 +86,11 @@ export async function runSimCommand(args: string[]): Promise<void> {
   const running = await sim.listen({ host, port });
   process.stdout.write(`${JSON.stringify({ base_url: running.baseUrl, tokens: sim.tokens })}\n`);
   process.stderr.write(
-    `demo shop "${sim.shops.main.identity.businessName}" at ${running.baseUrl}${values.live ? ' (live)' : ''}; Ctrl-C stops it\n`,
+    [
+      `demo shop "${sim.shops.main.identity.businessName}" at ${running.baseUrl}${values.live ? ' (live)' : ''}; Ctrl-C stops it`,
+      `try it: SHOP_API_BASE_URL=${running.baseUrl} SHOP_API_KEY=<tokens.write above> shop-inbox status`,
+      '',
+    ].join('\n'),
   );
   await stopped;
 }
