@@ -5,8 +5,8 @@
  */
 import { afterAll, bench, describe } from 'vitest';
 import { createShopClient } from '../src/api/client.js';
-import { successEnvelope } from '../src/contract/envelopes.js';
 import { endpoints } from '../src/contract/endpoints.js';
+import { successEnvelope } from '../src/contract/envelopes.js';
 import { createSimulator } from '../src/sim/simulator.js';
 
 const sim = createSimulator({ rateLimitPerMinute: 10_000_000 });

@@ -191,7 +191,9 @@ describe('seedWorld', () => {
     for (const lead of main.leads)
       leadsPerContact.set(lead.contactId, (leadsPerContact.get(lead.contactId) ?? 0) + 1);
     expect([...leadsPerContact.values()].some((count) => count >= 2)).toBe(true);
-    const withoutLeads = main.contacts.filter((contact) => !main.leads.some((l) => l.contactId === contact.id));
+    const withoutLeads = main.contacts.filter(
+      (contact) => !main.leads.some((l) => l.contactId === contact.id),
+    );
     expect(withoutLeads.length).toBeGreaterThanOrEqual(1);
     expect(main.contacts.some((contact) => contact.email === null)).toBe(true);
   });
