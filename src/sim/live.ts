@@ -2,8 +2,7 @@
  * Live mode: every few seconds something happens in the shop, the way it would
  * at a real front desk. Each call applies one event to `shop`, stamped `now`.
  */
-import { draftReplyFor } from './drafts.js';
-import type { Random } from './random.js';
+
 import {
   fill,
   followUpBody,
@@ -20,7 +19,9 @@ import {
   reviewText,
   SMALL_SHOP_CONTACT_NAMES,
   weightedPick,
-} from './seed.js';
+} from './demo-content.js';
+import { draftReplyFor } from './drafts.js';
+import type { Random } from './random.js';
 import {
   newId,
   OPEN_LEAD_STATUSES,
