@@ -182,7 +182,15 @@ export function createSimulatorApp(state: SimulatorState): Hono<SimulatorEnv> {
         c.set('connectionLost', true);
         if (fault.kind === 'drop_response') await next();
         if (fault.kind !== 'hang') c.env?.incoming?.socket.destroy();
-        await new Promise<void>((resolve) => state.hanging.add(resolve));
+        // Held until the client gives up (its socket closes) or the simulator closes.
+        await new Promise<void>((resolve) => {
+          const release = () => {
+            state.hanging.delete(release);
+            resolve();
+          };
+          state.hanging.add(release);
+          c.env?.incoming?.socket.once('close', release);
+        });
         c.res = c.body(null, 503);
         return c.res;
     }
@@ -313,7 +321,12 @@ export function createSimulatorApp(state: SimulatorState): Hono<SimulatorEnv> {
       return fail(c, 'texting_inactive', 'Texting is not active yet (carrier registration unfinished)');
     }
     deliverText(opContext(), shop, contact, body.value.body);
-    if (remembered !== undefined) state.idempotency.set(remembered, now);
+    if (remembered !== undefined) {
+      for (const [entry, at] of state.idempotency) {
+        if (now - at >= IDEMPOTENCY_WINDOW_MS) state.idempotency.delete(entry);
+      }
+      state.idempotency.set(remembered, now);
+    }
     return c.json({ data: { sent: true } });
   });
 

@@ -41,6 +41,8 @@ export interface Simulator {
   readonly rateLimiter: RateLimiter;
   /** Revokes the token's value (it now gets 401) and issues a new one. */
   rotateToken(name: TokenName): string;
+  /** Requests held open by a hang fault right now. */
+  readonly hangingRequests: number;
   /** One live event now, as the live timer would make. */
   tick(): LiveEvent;
   listen(options?: { host?: string; port?: number }): Promise<RunningSimulator>;
@@ -53,6 +55,9 @@ export interface RunningSimulator {
   port: number;
   close(): Promise<void>;
 }
+
+/** Activity items kept per shop in live mode (GET /today shows at most 100). */
+const MAX_ACTIVITY = 1_000;
 
 const TOKEN_SHOP: Record<TokenName, { shop: keyof SeededShops; mode: 'read' | 'write' }> = {
   write: { shop: 'main', mode: 'write' },
@@ -99,7 +104,13 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const app = createSimulatorApp(state);
   const listeners = new Set<RunningSimulator>();
 
-  const tick = () => applyLiveEvent(world, shops.main, rng, now());
+  const tick = () => {
+    const event = applyLiveEvent(world, shops.main, rng, now());
+    // A demo left running for days keeps only the newest activity.
+    if (shops.main.activity.length > MAX_ACTIVITY)
+      shops.main.activity.splice(0, shops.main.activity.length - MAX_ACTIVITY);
+    return event;
+  };
   const liveTimer = options.live ? setInterval(tick, options.liveIntervalMs ?? 4_000) : undefined;
   liveTimer?.unref();
 
@@ -116,6 +127,9 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     faults: state.faults,
     requests: state.requests,
     rateLimiter: state.rateLimiter,
+    get hangingRequests() {
+      return hanging.size;
+    },
     rotateToken(name) {
       const old = world.tokens.get(tokens[name]);
       if (old) {

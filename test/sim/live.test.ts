@@ -220,3 +220,16 @@ describe('draftReplyFor', () => {
     expect(reply).not.toMatch(/[\p{Cc}\p{Cf}]/u);
   });
 });
+
+describe('live mode over days', () => {
+  it('keeps only the newest 1,000 activity items of the demo shop', async () => {
+    const { createSimulator } = await import('../../src/sim/simulator.js');
+    const sim = createSimulator();
+    for (let i = 0; i < 1_200; i += 1) sim.tick();
+    const activity = sim.shops.main.activity;
+    expect(activity.length).toBe(1_000);
+    const times = activity.map((a) => a.createdAt);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    await sim.close();
+  });
+});

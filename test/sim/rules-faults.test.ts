@@ -191,3 +191,19 @@ describe('sim rules: fault injection', () => {
     expect(lead.messages).toHaveLength(before + 1);
   });
 });
+
+describe('sim faults: long runs', () => {
+  it('releases a hung request as soon as its client gives up', async () => {
+    const t = await startSim();
+    t.sim.faults.failNext({ kind: 'hang' }, 3);
+    const pending = [0, 1, 2].map(() =>
+      t.fetch('/me', { signal: AbortSignal.timeout(150) }).catch(() => 'gave up'),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(t.sim.hangingRequests).toBe(3);
+    expect(await Promise.all(pending)).toEqual(['gave up', 'gave up', 'gave up']);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(t.sim.hangingRequests).toBe(0);
+    expect((await t.fetch('/me')).status).toBe(200);
+  });
+});
