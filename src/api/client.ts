@@ -232,17 +232,21 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
     });
     const text = await response.text();
     let body: unknown;
+    let isJson = true;
     try {
       body = JSON.parse(text);
     } catch {
-      throw fail(endpoint, {
-        status: response.status,
-        code: response.ok || response.status >= 500 ? 'server' : 'bad_response',
-        message: `the shop's API answered HTTP ${response.status} with a body that is not JSON`,
-      });
+      isJson = false;
     }
 
     if (response.ok) {
+      if (!isJson) {
+        throw fail(endpoint, {
+          status: response.status,
+          code: 'server',
+          message: `the shop's API answered HTTP ${response.status} with a body that is not JSON`,
+        });
+      }
       if (!endpoint.data) return body;
       const parsed = successEnvelope(endpoint.data).safeParse(body);
       if (!parsed.success) {
@@ -255,7 +259,9 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
       return parsed.data.data;
     }
 
-    const errorBody = ErrorBodyLenient.safeParse(body);
+    // An error's status decides what it means, whatever the body: a proxy in
+    // front of the API may answer 429 or 502 with an HTML page.
+    const errorBody = isJson ? ErrorBodyLenient.safeParse(body) : ({ success: false } as const);
     const retryAfter = parseRetryAfter(response.headers.get('retry-after'), now());
     const fallbackCode =
       response.status === 401

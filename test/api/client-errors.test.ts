@@ -157,3 +157,48 @@ describe('client errors: one typed error for every code', () => {
     }
   });
 });
+
+describe('client errors: answers that are not the service envelope', () => {
+  it('reads the status of an HTML error page from a proxy: 429 waits Retry-After, 502 is retried, 401 is not', async () => {
+    const { createServer: createHttpServer } = await import('node:http');
+    const answers = [
+      { status: 429, headers: { 'retry-after': '2' } },
+      { status: 502, headers: {} },
+      { status: 200, headers: {} },
+      { status: 401, headers: {} },
+    ];
+    const seen: number[] = [];
+    const server = createHttpServer((_req, res) => {
+      const answer = answers.shift() ?? { status: 500, headers: {} };
+      seen.push(answer.status);
+      if (answer.status === 200) {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ data: { items: [] } }));
+        return;
+      }
+      res.writeHead(answer.status, { 'content-type': 'text/html', ...answer.headers });
+      res.end(`<html><body><h1>${answer.status}</h1>nginx</body></html>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const waits: number[] = [];
+      const client = createShopClient({
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        apiKey: 'k',
+        retry: { baseDelayMs: 1 },
+        sleep: async (ms) => {
+          waits.push(ms);
+        },
+      });
+      await expect(client.getContacts()).resolves.toEqual({ items: [] });
+      expect(seen).toEqual([429, 502, 200]);
+      expect(waits[0]).toBe(2000);
+      const error = await rejection(client.getContacts());
+      expect(error).toMatchObject({ status: 401, code: 'unauthorized', attempts: 1 });
+      expect(seen).toEqual([429, 502, 200, 401]);
+    } finally {
+      server.close();
+    }
+  });
+});
