@@ -206,7 +206,11 @@ export function createSimulatorApp(state: SimulatorState): Hono<SimulatorEnv> {
     const decision = state.rateLimiter.take(token.value, state.now());
     if (!decision.allowed) {
       c.header('Retry-After', String(decision.retryAfterSeconds));
-      return fail(c, 'rate_limited', 'More than 120 requests in a minute on this key; wait before retrying');
+      return fail(
+        c,
+        'rate_limited',
+        `More than ${state.rateLimiter.perMinute} requests in a minute on this key; wait before retrying`,
+      );
     }
     const shop = state.world.shops.get(token.shopId);
     if (!shop) return fail(c, 'unauthorized', 'Missing or invalid API key');

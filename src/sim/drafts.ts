@@ -3,6 +3,7 @@
  * them. Deterministic: the template depends only on the rating and a hash of the
  * review id. The review text is untrusted customer data and is never quoted.
  */
+import { fill } from './demo-content.js';
 import type { SimReview } from './world.js';
 
 /** Placeholders: {first} reviewer's first name, {business}, {owner}. */
@@ -41,7 +42,7 @@ function hashString(value: string): number {
 }
 
 /** The reviewer's first name, stripped of control and format characters (bidi overrides). */
-function firstNameOf(reviewerName: string): string {
+function greetingName(reviewerName: string): string {
   const cleaned = reviewerName.replace(/[\p{Cc}\p{Cf}]/gu, ' ').trim();
   const first = cleaned.split(/\s+/)[0] ?? '';
   return first.length > 0 ? first.slice(0, 40) : 'there';
@@ -51,10 +52,6 @@ function templatesFor(rating: number): readonly string[] {
   if (rating <= 2) return NEGATIVE_TEMPLATES;
   if (rating === 3) return MIXED_TEMPLATES;
   return POSITIVE_TEMPLATES;
-}
-
-function fill(template: string, vars: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (match, key: string) => vars[key] ?? match);
 }
 
 export function draftReplyFor(
@@ -68,7 +65,7 @@ export function draftReplyFor(
   const quotes = (reply: string) => text.length >= MIN_CHECKED_TEXT && reply.includes(text);
   const start = hashString(review.id) % templates.length;
   // The reviewer's name goes first; the generic greeting only if a name somehow echoes the text.
-  for (const first of [firstNameOf(review.reviewerName), 'there']) {
+  for (const first of [greetingName(review.reviewerName), 'there']) {
     const vars = { first, business: businessName, owner: ownerFirstName };
     for (let offset = 0; offset < templates.length; offset++) {
       const reply = fill(templates[(start + offset) % templates.length] ?? '', vars);

@@ -10,7 +10,7 @@ export type RateDecision = { allowed: true } | { allowed: false; retryAfterSecon
 export class RateLimiter {
   private readonly hits = new Map<string, number[]>();
 
-  constructor(private readonly perMinute: number) {}
+  constructor(readonly perMinute: number) {}
 
   take(token: string, now: number): RateDecision {
     const recent = (this.hits.get(token) ?? []).filter((at) => at > now - WINDOW_MS);
