@@ -4,7 +4,7 @@
  * and the paths faults never touch.
  */
 import { performance } from 'node:perf_hooks';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startSim, type TestSim } from '../support/sim.js';
 
 type Json = Record<string, unknown>;
@@ -197,13 +197,11 @@ describe('sim faults: long runs', () => {
     const t = await startSim();
     t.sim.faults.failNext({ kind: 'hang' }, 3);
     const pending = [0, 1, 2].map(() =>
-      t.fetch('/me', { signal: AbortSignal.timeout(150) }).catch(() => 'gave up'),
+      t.fetch('/me', { signal: AbortSignal.timeout(300) }).catch(() => 'gave up'),
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(t.sim.hangingRequests).toBe(3);
+    await vi.waitFor(() => expect(t.sim.hangingRequests).toBe(3), { timeout: 2_000 });
     expect(await Promise.all(pending)).toEqual(['gave up', 'gave up', 'gave up']);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(t.sim.hangingRequests).toBe(0);
+    await vi.waitFor(() => expect(t.sim.hangingRequests).toBe(0), { timeout: 2_000 });
     expect((await t.fetch('/me')).status).toBe(200);
   });
 });
