@@ -24,7 +24,7 @@ import type {
   Today,
 } from '../contract/resources.js';
 import { parseBaseUrl } from './base-url.js';
-import { ApiError, redact } from './errors.js';
+import { ApiError, type ApiErrorInit, redact } from './errors.js';
 import {
   backoffDelay,
   DEFAULT_RETRY,
@@ -181,10 +181,7 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
     },
   });
 
-  function fail(
-    endpoint: Endpoint,
-    init: Omit<ConstructorParameters<typeof ApiError>[0], 'endpoint'>,
-  ): ApiError {
+  function fail(endpoint: Endpoint, init: Omit<ApiErrorInit, 'endpoint'>): ApiError {
     return new ApiError({
       ...init,
       message: redact(init.message, apiKey),

@@ -93,7 +93,7 @@ function readQuery(c: Ctx, endpoint: Endpoint): { values: Record<string, unknown
     }
     const parsed = param.schema.safeParse(param.kind === 'integer' ? Number(raw) : raw);
     if (parsed.success) values[name] = parsed.data;
-    else issues.push(...zodIssues(parsed.error, name).map((i) => ({ ...i, field: name })));
+    else issues.push(...zodIssues(parsed.error, name));
   }
   return issues.length > 0 ? { issues } : { values };
 }

@@ -22,14 +22,8 @@ import {
 } from './demo-content.js';
 import { draftReplyFor } from './drafts.js';
 import type { Random } from './random.js';
-import {
-  newId,
-  OPEN_LEAD_STATUSES,
-  type SimContact,
-  type SimLead,
-  type SimShop,
-  type World,
-} from './world.js';
+import { isOpen, isTextingLive } from './views.js';
+import { newId, type SimContact, type SimLead, type SimShop, type World } from './world.js';
 
 export { draftReplyFor } from './drafts.js';
 
@@ -79,13 +73,13 @@ function contactOf(shop: SimShop, lead: SimLead): SimContact | undefined {
 }
 
 function openLeads(shop: SimShop): SimLead[] {
-  return shop.leads.filter((lead) => OPEN_LEAD_STATUSES.has(lead.status) && contactOf(shop, lead));
+  return shop.leads.filter((lead) => isOpen(lead) && contactOf(shop, lead));
 }
 
 function inboundText(world: World, shop: SimShop, rng: Random, now: number): LiveEvent | null {
   const leads = openLeads(shop);
   // A shop without a working texting number receives no texts.
-  if (leads.length === 0 || shop.texting.status !== 'active') return null;
+  if (leads.length === 0 || !isTextingLive(shop)) return null;
   const lead = rng.pick(leads);
   const contact = contactOf(shop, lead);
   if (!contact) return null;
@@ -124,7 +118,7 @@ function missedCall(world: World, shop: SimShop, rng: Random, now: number): Live
     createdAt: now,
     messages: [],
   };
-  if (shop.texting.status === 'active' && rng.chance(0.5)) {
+  if (isTextingLive(shop) && rng.chance(0.5)) {
     const body = fill(rng.pick(MISSED_CALL_TEXTS), { job: jobType });
     lead.messages.push({
       id: newId(world, () => rng.hex(10), 'msg'),
