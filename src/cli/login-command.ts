@@ -1,0 +1,178 @@
+/**
+ * `shop-inbox login`: checks the shop's API key and saves it for this user,
+ * so later runs need no SHOP_API_KEY. Like `gh auth login --with-token`, a
+ * piped key is read from stdin; in a terminal it is asked for without echo.
+ * The key is never taken from argv and never printed.
+ */
+import { parseArgs } from 'node:util';
+import { BaseUrlError, parseBaseUrl } from '../api/base-url.js';
+import { createShopClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import { explainApiError } from '../api/explain-error.js';
+import { ConfigError } from '../config/config-error.js';
+import { readConfig, type ShopInboxConfig, writeConfig } from '../config/config-file.js';
+import { checkKey, writeKeyFile } from '../config/key-file.js';
+import { configFilePath, keyFilePath } from '../config/paths.js';
+import { sanitize } from '../text/sanitize.js';
+import { InputCancelled, isTerminal, readHiddenLine } from './hidden-input.js';
+
+import { UsageError } from './usage-error.js';
+import { VERSION } from './version.js';
+
+export const LOGIN_USAGE = `Usage: shop-inbox login [--base-url URL] [--read-only] [--no-verify]
+
+Checks the shop's API key (GET /me) and saves it for this user, so other commands
+need no SHOP_API_KEY. In a terminal the key is asked for without echo; otherwise it
+is read from standard input:  shop-inbox login < keyfile  or  … | shop-inbox login
+A key is never accepted as a flag: other users of this machine can see flags with ps.
+
+Saved in $XDG_CONFIG_HOME/shop-inbox (default ~/.config/shop-inbox, mode 700):
+the key in "key" (mode 600), the base URL and read-only choice in "config.json".
+
+Options:
+  --base-url URL   the shop's API root, https://host/…/v1
+                   (default: SHOP_API_BASE_URL, then the one saved before)
+  --read-only      send nothing but reads with this login (kept by later logins;
+                   remove read_only from config.json to undo)
+  --no-verify      save the key without checking it (when the shop cannot be reached)
+Exit status: 0 saved, 1 refused or not saved, 2 usage error, 130 cancelled with ctrl-c.
+`;
+
+export interface LoginIo {
+  stdin: NodeJS.ReadableStream;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+/** Far more than any key: more than this on stdin is not a key. */
+const MAX_PIPED_BYTES = 64 * 1024;
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) {
+    text += String(chunk);
+    if (text.length > MAX_PIPED_BYTES) throw new ConfigError('standard input holds far more than a key');
+  }
+  return text;
+}
+
+async function readKey(io: LoginIo): Promise<string> {
+  if (isTerminal(io.stdin)) {
+    return checkKey(await readHiddenLine(io.stdin, io.stderr, 'API key (input hidden): '), 'the key');
+  }
+  const text = await readAll(io.stdin);
+  if (text.trim() === '') {
+    throw new ConfigError(
+      'no key on standard input: pipe it in (… | shop-inbox login), or run login in a terminal to type it',
+    );
+  }
+  return checkKey(text, 'the key on standard input');
+}
+
+/** The saved config, or undefined when there is none or it is broken (login then replaces it). */
+async function readExistingConfig(env: NodeJS.ProcessEnv, io: LoginIo): Promise<ShopInboxConfig | undefined> {
+  try {
+    return await readConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    io.stderr.write(`shop-inbox: ${error.message}; login will replace it\n`);
+    return undefined;
+  }
+}
+
+function chooseBaseUrl(flag: string | undefined, env: NodeJS.ProcessEnv, saved: string | undefined): string {
+  const input = [flag, env.SHOP_API_BASE_URL, saved].find((value) => value?.trim());
+  if (!input) {
+    throw new UsageError('no base URL: pass --base-url https://host/…/v1 or set SHOP_API_BASE_URL');
+  }
+  try {
+    return parseBaseUrl(input);
+  } catch (error) {
+    if (error instanceof BaseUrlError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** The business name the key belongs to, or the exit status after saying why the key cannot be used. */
+async function verifyKey(baseUrl: string, apiKey: string, io: LoginIo): Promise<string | number> {
+  const client = createShopClient({ baseUrl, apiKey, readOnly: true, userAgent: `shop-inbox/${VERSION}` });
+  try {
+    const me = await client.getMe();
+    return sanitize(me.identity.business_name, { singleLine: true });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const retry = error.transient
+      ? ' To save the key without checking it, run login again with --no-verify.'
+      : '';
+    io.stderr.write(`shop-inbox: ${explainApiError(error)} Nothing was saved.${retry}\n`);
+    return 1;
+  }
+}
+
+export async function runLoginCommand(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  io: LoginIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      'base-url': { type: 'string' },
+      'read-only': { type: 'boolean', default: false },
+      'no-verify': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(LOGIN_USAGE);
+    return 0;
+  }
+  const existing = await readExistingConfig(env, io);
+  const baseUrl = chooseBaseUrl(values['base-url'], env, existing?.base_url);
+
+  let apiKey: string;
+  try {
+    apiKey = await readKey(io);
+  } catch (error) {
+    if (error instanceof InputCancelled) return error.exitCode;
+    if (!(error instanceof ConfigError)) throw error;
+    io.stderr.write(`shop-inbox: ${error.message}\n`);
+    return 1;
+  }
+
+  let businessName: string | undefined;
+  if (!values['no-verify']) {
+    const verified = await verifyKey(baseUrl, apiKey, io);
+    if (typeof verified === 'number') return verified;
+    businessName = verified;
+  }
+
+  // The key goes to the default key file, so a key_file saved before must not shadow it.
+  const { key_file: _shadowing, ...kept } = existing ?? {};
+  const config: ShopInboxConfig = {
+    ...kept,
+    base_url: baseUrl,
+    ...(values['read-only'] ? { read_only: true } : {}),
+  };
+  const keyPath = keyFilePath(env);
+  try {
+    await writeKeyFile(keyPath, apiKey);
+    await writeConfig(env, config);
+  } catch (error) {
+    io.stderr.write(`shop-inbox: could not save the login: ${(error as Error).message}\n`);
+    return 1;
+  }
+
+  io.stdout.write(
+    `${businessName ? `Logged in to ${businessName}.` : 'Saved without checking the key (--no-verify).'}\n` +
+      `Key saved to ${keyPath} (only you can read it); base URL ${baseUrl} saved to ${configFilePath(env)}.\n` +
+      (config.read_only ? 'Read-only: shop-inbox sends nothing but reads with this login.\n' : ''),
+  );
+  if (env.SHOP_API_KEY?.trim()) {
+    io.stderr.write(
+      'shop-inbox: note: SHOP_API_KEY is set here and takes precedence over the saved key; unset it to use the saved one.\n',
+    );
+  }
+  return 0;
+}

@@ -1,0 +1,49 @@
+/**
+ * config.json: where the shop is and how to use it. It never holds the key
+ * itself, only where a key file is, so it can be shown or shared safely.
+ */
+import { readFile } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from './config-error.js';
+import { configFilePath } from './paths.js';
+import { writePrivateFile } from './private-file.js';
+
+const ConfigSchema = z.looseObject({
+  base_url: z.string().min(1),
+  read_only: z.boolean().optional(),
+  key_file: z.string().refine(isAbsolute, { message: 'must be an absolute path' }).optional(),
+});
+
+export type ShopInboxConfig = z.infer<typeof ConfigSchema>;
+
+/** The config, or undefined when there is none yet; throws ConfigError when it is broken. */
+export async function readConfig(env: NodeJS.ProcessEnv): Promise<ShopInboxConfig | undefined> {
+  const path = configFilePath(env);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new ConfigError(`cannot read ${path} (${code ?? 'unknown error'})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`${path} is not valid JSON; fix it, or delete it and run shop-inbox login again`);
+  }
+  const parsed = ConfigSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join('.') : '(top level)';
+    throw new ConfigError(`${path} is not a valid config: ${where}: ${issue?.message ?? 'unexpected shape'}`);
+  }
+  return parsed.data;
+}
+
+/** Saves the config with mode 0600 in the 0700 config directory, atomically. */
+export async function writeConfig(env: NodeJS.ProcessEnv, config: ShopInboxConfig): Promise<void> {
+  await writePrivateFile(configFilePath(env), `${JSON.stringify(config, null, 2)}\n`);
+}
