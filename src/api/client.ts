@@ -47,6 +47,13 @@ export interface ShopClientOptions {
   userAgent?: string;
   /** Called before each wait between attempts, so a UI can say "retrying in 8 s". */
   onRetry?: (info: RetryInfo) => void;
+  /**
+   * Awaited before every attempt, retries included: the process-wide request
+   * scheduler, which keeps the token's budget and pauses for Retry-After.
+   */
+  beforeAttempt?: (request: AttemptInfo, signal: AbortSignal) => Promise<void>;
+  /** Called after every attempt that received an HTTP answer or failed, so the scheduler sees 429s. */
+  afterAttempt?: (request: AttemptInfo, error: ApiError | undefined) => void;
   /** Test seams: the clock, the wait between attempts and the jitter source. */
   now?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -61,9 +68,17 @@ export interface RetryInfo {
   error: ApiError;
 }
 
+export interface AttemptInfo {
+  /** e.g. "GET /inbox". */
+  endpoint: string;
+  method: string;
+}
+
 export interface CallOptions {
   /** Cancels the call (every attempt and wait); it then rejects with code "aborted". */
   signal?: AbortSignal;
+  /** At most this many attempts for this call (a poller that backs off by itself passes 1). */
+  maxAttempts?: number;
 }
 
 export interface SendTextOptions extends CallOptions {
@@ -110,6 +125,7 @@ interface RequestSpec {
   json?: unknown;
   idempotencyKey?: string;
   signal?: AbortSignal;
+  maxAttempts?: number;
 }
 
 const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
@@ -292,14 +308,23 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
         AbortSignal.timeout(Math.max(1, Math.min(attemptTimeoutMs, remaining))),
       ]);
       let error: ApiError;
+      const info: AttemptInfo = { endpoint: describeEndpoint(endpoint), method: endpoint.method };
       try {
-        return await attempt(endpoint, spec, attemptSignal);
+        await options.beforeAttempt?.(info, callSignal);
+      } catch (caught) {
+        throw classify(endpoint, caught, spec.signal, deadline).withAttempts(attemptNumber - 1);
+      }
+      try {
+        const data = await attempt(endpoint, spec, attemptSignal);
+        options.afterAttempt?.(info, undefined);
+        return data;
       } catch (caught) {
         error = classify(endpoint, caught, spec.signal, deadline).withAttempts(attemptNumber);
       }
+      options.afterAttempt?.(info, error);
       if (error.code === 'aborted' || (deadline.aborted && error.code === 'timeout')) throw error;
       if (
-        attemptNumber >= retry.maxAttempts ||
+        attemptNumber >= Math.min(retry.maxAttempts, spec.maxAttempts ?? Number.POSITIVE_INFINITY) ||
         !isRetryable(error, endpoint.method, Boolean(spec.idempotencyKey))
       ) {
         throw error;
@@ -375,6 +400,7 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
         json: { body },
         idempotencyKey: o?.idempotencyKey,
         signal: o?.signal,
+        maxAttempts: o?.maxAttempts,
       })) as { sent: boolean; replayed?: boolean };
       return { sent: result.sent, replayed: result.replayed === true };
     },

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { BaseUrlError } from '../api/base-url.js';
 import { createShopClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
+import { explainApiError } from '../api/explain-error.js';
 import type { Billing, ShopOverview, TextingSetup } from '../contract/resources.js';
 import { sanitize } from '../text/sanitize.js';
 import { STATUS_USAGE } from './usage.js';
@@ -51,23 +52,6 @@ export function formatStatus(
   ];
   const title = `${text(me.identity.business_name)} (${text(me.identity.first_name)}, ${text(me.identity.email)})`;
   return `${title}\n${rows.map(([label, value]) => `  ${label.padEnd(8)} ${value}`).join('\n')}\n`;
-}
-
-/** What to tell a person about a failed call, in plain words, with what to do next. */
-export function explainApiError(error: ApiError): string {
-  switch (error.code) {
-    case 'unauthorized':
-      return "the shop's API refused the key: it is missing, truncated, or was rotated. Copy the current key from the shop's API settings (rotating it there also disconnects the assistant connection).";
-    case 'no_subscription':
-      return "the shop's plan cannot use the API. Change the plan in the shop's billing settings.";
-    case 'rate_limited':
-      return `too many requests on this key (all terminals of the shop share it); try again in ${error.retryAfter ?? 60} s.`;
-    case 'network':
-    case 'timeout':
-      return `${sanitize(error.message)}. Check the base URL and the network.`;
-    default:
-      return sanitize(error.message);
-  }
 }
 
 export async function runStatusCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
