@@ -1,0 +1,270 @@
+/**
+ * The background poller: the only caller of the client besides user actions.
+ * One read at a time, the most overdue first, what is visible more often than
+ * what is not; each read waits for the request budget. It keeps the last data
+ * on screen when a read fails: a 429 pauses everything for its Retry-After,
+ * 5xx and network failures back off (capped, jittered), and a 401 or a 403
+ * no_subscription stops it with an explanation, since no retry can fix those.
+ */
+import type { ShopClient } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+import { explainApiError } from '../api/explain-error.js';
+import type { AppStore } from '../store/app-store.js';
+import {
+  DEFAULT_INTERVALS,
+  plan,
+  type RefreshIntervals,
+  type Slot,
+  slotKey,
+  visibleSlots,
+} from './refresh-plan.js';
+import type { RequestBudget } from './request-budget.js';
+import { failureOf, markLoading, type SlotData, storeData, storeFailure } from './store-writes.js';
+
+export interface PollerOptions {
+  client: ShopClient;
+  store: AppStore;
+  budget: RequestBudget;
+  intervals?: Partial<RefreshIntervals>;
+  /** Page size of every list read (the reference allows 1–100). */
+  pageSize?: number;
+  /** Backoff after a failed read: first wait and ceiling. */
+  backoff?: { baseMs: number; maxMs: number };
+  now?: () => number;
+  random?: () => number;
+}
+
+const DEFAULT_BACKOFF = { baseMs: 2_000, maxMs: 60_000 };
+
+/** Part of the budget kept free for what staff do (sends, approvals, refresh keys). */
+const RESERVED_FOR_USERS = 0.2;
+
+export class Poller {
+  private readonly client: ShopClient;
+  private readonly store: AppStore;
+  private readonly budget: RequestBudget;
+  private readonly intervals: RefreshIntervals;
+  private readonly pageSize: number;
+  private readonly backoff: { baseMs: number; maxMs: number };
+  private readonly now: () => number;
+  private readonly random: () => number;
+  /** When each slot was last read (successfully or not). */
+  private readonly lastRead = new Map<string, number>();
+  /** Slots asked for by a key press: read before anything else, budget permitting. */
+  private readonly urgent = new Map<string, Slot>();
+  private failures = 0;
+  private retryAt = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private inFlight: AbortController | undefined;
+  private running = false;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(options: PollerOptions) {
+    this.client = options.client;
+    this.store = options.store;
+    this.budget = options.budget;
+    this.intervals = { ...DEFAULT_INTERVALS, ...options.intervals };
+    this.pageSize = options.pageSize ?? 50;
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    // What is on screen changed (pane, filter, search, open lead): read it now if never read.
+    let lastVisible = '';
+    this.unsubscribe = this.store.subscribe((state) => {
+      const visible = visibleSlots(state).map(slotKey).join('|');
+      if (visible !== lastVisible) {
+        lastVisible = visible;
+        this.wake();
+      }
+    });
+    this.wake();
+  }
+
+  stop(): void {
+    this.running = false;
+    this.unsubscribe?.();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.inFlight?.abort();
+  }
+
+  /** `r`: what the focused pane shows, now. */
+  refreshVisible(): void {
+    for (const slot of visibleSlots(this.store.getState())) this.urgent.set(slotKey(slot), slot);
+    this.retryNow();
+  }
+
+  /** `R`: everything, now (still one read at a time, within the budget). */
+  refreshAll(): void {
+    for (const { slot } of plan(this.store.getState(), this.intervals)) this.urgent.set(slotKey(slot), slot);
+    this.retryNow();
+  }
+
+  /** Read one slot soon, e.g. the thread just opened or a search just typed. */
+  request(slot: Slot): void {
+    this.urgent.set(slotKey(slot), slot);
+    this.wake();
+  }
+
+  /** A user action succeeded: the lists it changed are stale. */
+  invalidate(...slots: Slot[]): void {
+    for (const slot of slots) this.urgent.set(slotKey(slot), slot);
+    this.wake();
+  }
+
+  /** A refresh key skips the backoff wait (not a 429's pause, which the budget keeps). */
+  private retryNow(): void {
+    this.retryAt = 0;
+    this.wake();
+  }
+
+  private wake(): void {
+    if (!this.running || this.inFlight) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.tick(), 0);
+    this.timer.unref?.();
+  }
+
+  private sleepUntil(at: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.tick(), Math.max(0, at - this.now()));
+    this.timer.unref?.();
+  }
+
+  /** The next slot to read and when it is due. */
+  private next(): { slot: Slot; dueAt: number; urgent: boolean } | undefined {
+    const [urgentKey, urgentSlot] = this.urgent.entries().next().value ?? [];
+    if (urgentKey !== undefined && urgentSlot) return { slot: urgentSlot, dueAt: this.now(), urgent: true };
+    let best: { slot: Slot; dueAt: number; urgent: boolean } | undefined;
+    for (const { slot, everyMs } of plan(this.store.getState(), this.intervals)) {
+      const last = this.lastRead.get(slotKey(slot));
+      const dueAt = last === undefined ? 0 : last + everyMs;
+      if (!best || dueAt < best.dueAt) best = { slot, dueAt, urgent: false };
+    }
+    return best;
+  }
+
+  private async tick(): Promise<void> {
+    this.timer = undefined;
+    if (!this.running || this.inFlight || this.store.getState().fatal) return;
+    const now = this.now();
+    if (this.retryAt > now) return this.sleepUntil(this.retryAt);
+    const next = this.next();
+    if (!next) return;
+    if (next.dueAt > now) return this.sleepUntil(next.dueAt);
+    // Background reads leave part of the budget to staff; a key press may use it.
+    const reserve = Math.ceil(this.budget.maxPerMinute * RESERVED_FOR_USERS);
+    if (!next.urgent && this.budget.available <= reserve) {
+      return this.sleepUntil(Math.max(this.budget.nextSlotAt(), now + 1_000));
+    }
+    this.urgent.delete(slotKey(next.slot));
+    await this.read(next.slot);
+    this.wake();
+  }
+
+  private async read(slot: Slot): Promise<void> {
+    const controller = new AbortController();
+    this.inFlight = controller;
+    markLoading(this.store, slot);
+    try {
+      const data = await this.fetch(slot, controller.signal);
+      const at = this.now();
+      this.lastRead.set(slotKey(slot), at);
+      storeData(this.store, slot, data, at);
+      this.recovered();
+    } catch (error) {
+      const at = this.now();
+      this.lastRead.set(slotKey(slot), at);
+      storeFailure(this.store, slot, failureOf(error, at));
+      this.failed(error);
+    } finally {
+      this.inFlight = undefined;
+    }
+  }
+
+  private fetch(slot: Slot, signal: AbortSignal): Promise<SlotData> {
+    // One attempt per read: the poller's own backoff decides when to try again.
+    const call = { signal, maxAttempts: 1 };
+    const limit = this.pageSize;
+    switch (slot.kind) {
+      case 'me':
+        return this.client.getMe(call);
+      case 'today':
+        return this.client.getToday({ limit }, call);
+      case 'billing':
+        return this.client.getBilling(call);
+      case 'texting':
+        return this.client.getTexting(call);
+      case 'inbox':
+        return this.client.getInbox({ filter: slot.filter, limit }, call);
+      case 'contacts':
+        return this.client.getContacts({ ...(slot.query ? { q: slot.query } : {}), limit }, call);
+      case 'lead':
+        return this.client.getLead(slot.id, { limit: 100 }, call);
+      case 'reviews':
+        return this.client.getReviews({ limit }, call);
+      case 'actions':
+        return this.client.getActions({ status: slot.status, limit }, call);
+    }
+  }
+
+  private recovered(): void {
+    this.failures = 0;
+    this.retryAt = 0;
+    if (this.store.getState().connection.state !== 'ok') this.store.setState({ connection: { state: 'ok' } });
+  }
+
+  private failed(error: unknown): void {
+    if (!(error instanceof ApiError)) return;
+    const now = this.now();
+    switch (error.code) {
+      case 'aborted':
+        return;
+      case 'unauthorized':
+      case 'no_subscription':
+        this.store.setState({
+          fatal: {
+            kind: error.code === 'unauthorized' ? 'unauthorized' : 'no_subscription',
+            message: explainApiError(error),
+          },
+        });
+        this.stop();
+        return;
+      case 'rate_limited': {
+        // The client's scheduler hook has paused the budget already; show it.
+        const until = now + (error.retryAfter ?? 60) * 1000;
+        this.budget.pauseUntil(until);
+        this.store.setState({ connection: { state: 'rate_limited', until } });
+        return;
+      }
+      case 'network':
+      case 'timeout':
+      case 'server': {
+        this.failures += 1;
+        const step = Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** (this.failures - 1));
+        const wait = Math.round(step / 2 + this.random() * (step / 2));
+        this.retryAt = now + wait;
+        const previous = this.store.getState().connection;
+        const since =
+          previous.state === 'offline' || previous.state === 'server_error' ? previous.since : now;
+        this.store.setState({
+          connection: {
+            state: error.code === 'server' ? 'server_error' : 'offline',
+            since,
+            retryAt: this.retryAt,
+            message: explainApiError(error),
+          },
+        });
+        return;
+      }
+      default:
+        // A read the service refused (not_found, invalid, a contract break): shown on its pane.
+        return;
+    }
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * The process-wide request scheduler. Every attempt the client makes waits
+ * here first, so the whole process stays within its share of the token's
+ * 120 requests a minute (all terminals of a shop share one token), and a 429's
+ * Retry-After pauses everything, not just the call that got it.
+ *
+ * User actions (sends, approvals, drafts) jump the queue ahead of polls.
+ */
+
+export type RequestPriority = 'user' | 'poll';
+
+export interface RequestBudgetOptions {
+  /** Requests allowed in any 60 s window. */
+  maxPerMinute: number;
+  now?: () => number;
+  setTimer?: (callback: () => void, ms: number) => unknown;
+  clearTimer?: (timer: unknown) => void;
+}
+
+interface Waiter {
+  priority: RequestPriority;
+  resolve: () => void;
+  reject: (reason: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+}
+
+const WINDOW_MS = 60_000;
+
+export class RequestBudget {
+  readonly maxPerMinute: number;
+  private readonly now: () => number;
+  private readonly setTimer: (callback: () => void, ms: number) => unknown;
+  private readonly clearTimer: (timer: unknown) => void;
+  /** Start times of the requests in the current window, oldest first. */
+  private readonly started: number[] = [];
+  private readonly waiters: Waiter[] = [];
+  private pausedUntilMs = 0;
+  private timer: unknown;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(options: RequestBudgetOptions) {
+    if (!Number.isInteger(options.maxPerMinute) || options.maxPerMinute < 1) {
+      throw new RangeError('the request budget must be a whole number of requests per minute, at least 1');
+    }
+    this.maxPerMinute = options.maxPerMinute;
+    this.now = options.now ?? Date.now;
+    this.setTimer = options.setTimer ?? ((callback, ms) => setTimeout(callback, ms).unref());
+    this.clearTimer = options.clearTimer ?? ((timer) => clearTimeout(timer as NodeJS.Timeout));
+  }
+
+  /** Resolves when a request may start; it is counted from that moment. */
+  acquire(priority: RequestPriority = 'poll', signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        priority,
+        resolve,
+        reject,
+        signal,
+        onAbort: () => {
+          this.remove(waiter);
+          reject(signal?.reason);
+          this.changed();
+        },
+      };
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      // User actions go before every waiting poll, after earlier user actions.
+      const index = priority === 'user' ? this.waiters.findIndex((other) => other.priority === 'poll') : -1;
+      if (index === -1) this.waiters.push(waiter);
+      else this.waiters.splice(index, 0, waiter);
+      this.drain();
+    });
+  }
+
+  /** Stops every request until `untilMs` (a 429's Retry-After). Never shortens a pause. */
+  pauseUntil(untilMs: number): void {
+    if (untilMs <= this.pausedUntilMs) return;
+    this.pausedUntilMs = untilMs;
+    this.changed();
+    this.drain();
+  }
+
+  get pausedUntil(): number | undefined {
+    return this.pausedUntilMs > this.now() ? this.pausedUntilMs : undefined;
+  }
+
+  /** Requests that may start right now without waiting. */
+  get available(): number {
+    if (this.pausedUntil !== undefined) return 0;
+    this.forgetOld();
+    return Math.max(0, this.maxPerMinute - this.started.length);
+  }
+
+  /** Requests started in the last minute. */
+  get usedInLastMinute(): number {
+    this.forgetOld();
+    return this.started.length;
+  }
+
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
+  /** When the next request could start (now if one can). */
+  nextSlotAt(): number {
+    const now = this.now();
+    this.forgetOld();
+    const windowFree = this.started.length < this.maxPerMinute ? now : (this.started[0] ?? now) + WINDOW_MS;
+    return Math.max(windowFree, this.pausedUntilMs, now);
+  }
+
+  /** Called whenever the pause or the waiting line changes (for the status bar). */
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Rejects everything waiting; used on shutdown. */
+  close(reason: unknown = new Error('closed')): void {
+    if (this.timer !== undefined) this.clearTimer(this.timer);
+    this.timer = undefined;
+    for (const waiter of this.waiters.splice(0)) {
+      waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.reject(reason);
+    }
+  }
+
+  private forgetOld(): void {
+    const cutoff = this.now() - WINDOW_MS;
+    while (this.started.length > 0 && (this.started[0] ?? 0) <= cutoff) this.started.shift();
+  }
+
+  private remove(waiter: Waiter): void {
+    const index = this.waiters.indexOf(waiter);
+    if (index !== -1) this.waiters.splice(index, 1);
+  }
+
+  private drain(): void {
+    if (this.timer !== undefined) {
+      this.clearTimer(this.timer);
+      this.timer = undefined;
+    }
+    while (this.waiters.length > 0) {
+      const at = this.nextSlotAt();
+      const now = this.now();
+      if (at > now) {
+        this.timer = this.setTimer(() => {
+          this.timer = undefined;
+          this.drain();
+        }, at - now);
+        return;
+      }
+      const waiter = this.waiters.shift() as Waiter;
+      waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      this.started.push(now);
+      waiter.resolve();
+    }
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * The one store of the app (zustand, vanilla): server data as the poller last
+ * saw it, what staff are doing (focus, selections, composer, prompts), and the
+ * state of every request. The poller and the user actions write it without
+ * React; panes select narrowly from it.
+ *
+ * Every action reads the current state through `get()`, never a value from a
+ * render: keys can arrive faster than React re-renders.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type {
+  ActionList,
+  ActionStatusValue,
+  Billing,
+  ContactList,
+  DecisionResult,
+  Inbox,
+  InboxFilter,
+  LeadDetail,
+  ReplyDraft,
+  ReviewList,
+  ShopOverview,
+  TextingSetup,
+  Today,
+} from '../contract/resources.js';
+import { emptyLine, type LineText } from './line-editor.js';
+import { emptySeen, type SeenState } from './seen.js';
+
+export const PANES = ['inbox', 'thread', 'reviews', 'actions', 'contacts', 'today'] as const;
+export type PaneId = (typeof PANES)[number];
+
+export const PANE_TITLES: Record<PaneId, string> = {
+  inbox: 'Inbox',
+  thread: 'Thread',
+  reviews: 'Reviews',
+  actions: 'Actions',
+  contacts: 'Contacts',
+  today: 'Today',
+};
+
+/** What a failed request left behind: enough to explain it, nothing secret. */
+export interface RequestFailure {
+  code: string;
+  status: number;
+  message: string;
+  retryAfter?: number;
+  at: number;
+}
+
+/** One thing read from the API: the last good copy stays on screen while a refresh fails. */
+export interface Loaded<T> {
+  data?: T;
+  updatedAt?: number;
+  loading: boolean;
+  error?: RequestFailure;
+}
+
+export const notLoaded: Loaded<never> = { loading: false };
+
+export type OutgoingState = 'sending' | 'sent' | 'replayed' | 'waiting' | 'failed';
+
+/** A text staff confirmed: its key and exact body were fixed at that moment and never change. */
+export interface OutgoingText {
+  localId: string;
+  contactId: string;
+  contactName: string;
+  phone: string;
+  leadId?: string;
+  body: string;
+  idempotencyKey: string;
+  confirmedAt: number;
+  state: OutgoingState;
+  attempts: number;
+  /** Why it failed or waits, in plain words. */
+  reason?: string;
+  /** When a waiting text is tried again. */
+  retryAt?: number;
+  finishedAt?: number;
+}
+
+export interface ComposerTarget {
+  contactId: string;
+  name: string;
+  phone: string;
+  leadId?: string;
+  /** The latest consent record as last seen: missing means "no consent on record". */
+  consent?: { given: boolean; recordedAt: string } | null;
+}
+
+export type Prompt =
+  | { kind: 'confirm-send'; target: ComposerTarget; body: string }
+  | { kind: 'confirm-approve'; actionId: string; label: string }
+  | { kind: 'confirm-quit'; unsent: number };
+
+export interface DraftState {
+  state: 'drafting' | 'done' | 'failed';
+  draft?: ReplyDraft;
+  error?: RequestFailure;
+  at: number;
+}
+
+export interface DecisionState {
+  state: 'approving' | 'done' | 'failed';
+  result?: DecisionResult;
+  error?: RequestFailure;
+  at: number;
+}
+
+export type Connection =
+  | { state: 'ok' }
+  | { state: 'rate_limited'; until: number }
+  | { state: 'offline'; since: number; retryAt: number; message: string }
+  | { state: 'server_error'; since: number; retryAt: number; message: string };
+
+export type Fatal = { kind: 'unauthorized' | 'no_subscription'; message: string };
+
+export type ReadOnlyReason = 'flag' | 'config' | 'server';
+
+export interface Notice {
+  text: string;
+  tone: 'info' | 'success' | 'warning' | 'error';
+  at: number;
+}
+
+export type ActionsFilter = ActionStatusValue;
+export const ACTION_FILTERS: readonly ActionsFilter[] = [
+  'pending_approval',
+  'published',
+  'declined',
+  'failed',
+];
+
+export interface AppState {
+  // Server data
+  me: Loaded<ShopOverview>;
+  today: Loaded<Today>;
+  billing: Loaded<Billing>;
+  texting: Loaded<TextingSetup>;
+  inbox: Record<InboxFilter, Loaded<Inbox>>;
+  contacts: Loaded<ContactList> & { query: string };
+  leads: Record<string, Loaded<LeadDetail>>;
+  reviews: Loaded<ReviewList>;
+  actions: Record<ActionsFilter, Loaded<ActionList>>;
+  drafts: Record<string, DraftState>;
+  decisions: Record<string, DecisionState>;
+  outbox: OutgoingText[];
+
+  // What staff are doing
+  focus: PaneId;
+  cursors: Record<PaneId, number>;
+  inboxFilter: InboxFilter;
+  actionsFilter: ActionsFilter;
+  openLeadId?: string;
+  /** Local filter text of a list (inbox, reviews) or the contacts search. */
+  search: Record<PaneId, LineText>;
+  searching: boolean;
+  /** The composer's recipient while it is open. */
+  composer?: ComposerTarget;
+  /** Text typed for each contact: survives closing the composer. */
+  composed: Record<string, LineText>;
+  prompt?: Prompt;
+  helpOpen: boolean;
+  notice?: Notice;
+  columns: number;
+  rows: number;
+
+  // Process state
+  readOnly: boolean;
+  readOnlyReason?: ReadOnlyReason;
+  fatal?: Fatal;
+  connection: Connection;
+  seen: SeenState;
+  quitting: boolean;
+}
+
+export type AppStore = StoreApi<AppState>;
+
+export interface AppStoreOptions {
+  readOnly?: boolean;
+  readOnlyReason?: ReadOnlyReason;
+  columns?: number;
+  rows?: number;
+}
+
+const zeroCursors = (): Record<PaneId, number> => ({
+  inbox: 0,
+  thread: 0,
+  reviews: 0,
+  actions: 0,
+  contacts: 0,
+  today: 0,
+});
+
+const emptySearch = (): Record<PaneId, LineText> => ({
+  inbox: emptyLine,
+  thread: emptyLine,
+  reviews: emptyLine,
+  actions: emptyLine,
+  contacts: emptyLine,
+  today: emptyLine,
+});
+
+export function initialState(options: AppStoreOptions = {}): AppState {
+  return {
+    me: notLoaded,
+    today: notLoaded,
+    billing: notLoaded,
+    texting: notLoaded,
+    inbox: { open: notLoaded, callbacks: notLoaded },
+    contacts: { ...notLoaded, query: '' },
+    leads: {},
+    reviews: notLoaded,
+    actions: { pending_approval: notLoaded, published: notLoaded, declined: notLoaded, failed: notLoaded },
+    drafts: {},
+    decisions: {},
+    outbox: [],
+    focus: 'inbox',
+    cursors: zeroCursors(),
+    inboxFilter: 'open',
+    actionsFilter: 'pending_approval',
+    search: emptySearch(),
+    searching: false,
+    composed: {},
+    helpOpen: false,
+    columns: options.columns ?? 80,
+    rows: options.rows ?? 24,
+    readOnly: options.readOnly ?? false,
+    ...(options.readOnlyReason ? { readOnlyReason: options.readOnlyReason } : {}),
+    connection: { state: 'ok' },
+    seen: emptySeen(),
+    quitting: false,
+  };
+}
+
+export function createAppStore(options: AppStoreOptions = {}): AppStore {
+  return createStore<AppState>()(() => initialState(options));
+}
+
+/** Terminals at least this wide show the inbox and the thread side by side. */
+export const WIDE_COLUMNS = 120;
+
+export const isWide = (state: Pick<AppState, 'columns'>) => state.columns >= WIDE_COLUMNS;

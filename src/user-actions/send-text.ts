@@ -1,0 +1,159 @@
+/**
+ * Sending a text, after staff answered y to "send to NAME (PHONE)?".
+ *
+ * The Idempotency-Key is made at that moment and stored with the exact body
+ * before the first attempt; every later attempt reuses both, so no failure,
+ * retry or repeated key press can text a customer twice. A failure that may
+ * have happened after the text went out (network, timeout, 5xx, 429) is tried
+ * again later with the same key, until the key's 24 h replay window is nearly
+ * over. A refusal (no number, texting inactive, read-only…) is final, and the
+ * text goes back into the composer: nothing typed is lost.
+ */
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../api/errors.js';
+import { explainApiError } from '../api/explain-error.js';
+import type { ComposerTarget, OutgoingText } from '../store/app-store.js';
+import { lineOf } from '../store/line-editor.js';
+import { type ActionContext, enterReadOnlyFromServer, notify } from './context.js';
+
+/** After this long a waiting text is never tried again automatically: the key's replay window is 24 h. */
+export const AUTO_RETRY_WINDOW_MS = 23 * 60 * 60 * 1000;
+/** Finished texts kept for the threads' "sent from here" lines. */
+const KEEP_FINISHED = 200;
+const RETRY_BASE_MS = 5_000;
+const RETRY_MAX_MS = 5 * 60_000;
+
+const TRANSIENT = new Set(['network', 'timeout', 'server', 'rate_limited']);
+
+export class TextSender {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(private readonly context: ActionContext) {}
+
+  /** Confirmed by staff: fix the key and body now, then send. */
+  confirm(target: ComposerTarget, body: string): OutgoingText {
+    const { store, now } = this.context;
+    const text: OutgoingText = {
+      localId: randomUUID(),
+      contactId: target.contactId,
+      contactName: target.name,
+      phone: target.phone,
+      ...(target.leadId ? { leadId: target.leadId } : {}),
+      body,
+      idempotencyKey: randomUUID(),
+      confirmedAt: now(),
+      state: 'sending',
+      attempts: 0,
+    };
+    store.setState((state) => {
+      const composed = { ...state.composed };
+      delete composed[target.contactId];
+      return { outbox: trim([...state.outbox, text]), composed, prompt: undefined, composer: undefined };
+    });
+    void this.attempt(text.localId);
+    return text;
+  }
+
+  /** Stops automatic retries (on quit). Texts already sent stay sent. */
+  close(): void {
+    this.closed = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private update(localId: string, patch: Partial<OutgoingText>): OutgoingText | undefined {
+    let updated: OutgoingText | undefined;
+    this.context.store.setState((state) => ({
+      outbox: state.outbox.map((text) => {
+        if (text.localId !== localId) return text;
+        updated = { ...text, ...patch };
+        return updated;
+      }),
+    }));
+    return updated;
+  }
+
+  private async attempt(localId: string): Promise<void> {
+    this.timers.delete(localId);
+    const { client, now } = this.context;
+    const text = this.context.store.getState().outbox.find((item) => item.localId === localId);
+    if (!text || this.closed) return;
+    this.update(localId, { state: 'sending', attempts: text.attempts + 1 });
+    try {
+      const result = await client.sendText(text.contactId, text.body, {
+        idempotencyKey: text.idempotencyKey,
+      });
+      this.update(localId, {
+        state: result.replayed ? 'replayed' : 'sent',
+        finishedAt: now(),
+        reason: undefined,
+      });
+      notify(
+        this.context,
+        result.replayed
+          ? `Already sent to ${text.contactName}: the service recognised the text and sent nothing new.`
+          : `Sent to ${text.contactName}.`,
+        'success',
+      );
+      this.context.poller.invalidate(
+        ...(text.leadId ? [{ kind: 'lead' as const, id: text.leadId }] : []),
+        { kind: 'inbox', filter: 'callbacks' },
+        { kind: 'me' },
+      );
+    } catch (error) {
+      this.failed(text, error);
+    }
+  }
+
+  private failed(text: OutgoingText, error: unknown): void {
+    const { now } = this.context;
+    const reason = error instanceof ApiError ? explainApiError(error) : String(error);
+    const transient = error instanceof ApiError && TRANSIENT.has(error.code) && !error.local;
+    const age = now() - text.confirmedAt;
+    if (transient && !this.closed && age < AUTO_RETRY_WINDOW_MS) {
+      const attempts =
+        this.context.store.getState().outbox.find((item) => item.localId === text.localId)?.attempts ?? 1;
+      const step = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (attempts - 1));
+      const wait = Math.max(step, ((error as ApiError).retryAfter ?? 0) * 1000);
+      const retryAt = now() + wait;
+      this.update(text.localId, { state: 'waiting', reason, retryAt });
+      notify(
+        this.context,
+        `Not confirmed yet for ${text.contactName}: ${reason} Trying again with the same key.`,
+        'warning',
+      );
+      const timer = setTimeout(() => void this.attempt(text.localId), wait);
+      timer.unref?.();
+      this.timers.set(text.localId, timer);
+      return;
+    }
+    this.update(text.localId, {
+      state: 'failed',
+      reason: transient ? `${reason} Not retried after 23 h: check the thread before sending again.` : reason,
+      finishedAt: now(),
+    });
+    if (error instanceof ApiError && error.code === 'read_only' && !error.local)
+      enterReadOnlyFromServer(this.context);
+    if (!transient) this.restoreToComposer(text);
+    notify(this.context, `Not sent to ${text.contactName}: ${reason}`, 'error');
+  }
+
+  /** A refused text goes back to its contact's composer, unless staff already typed something new. */
+  private restoreToComposer(text: OutgoingText): void {
+    this.context.store.setState((state) =>
+      state.composed[text.contactId]?.text
+        ? {}
+        : { composed: { ...state.composed, [text.contactId]: lineOf(text.body) } },
+    );
+  }
+}
+
+function trim(outbox: OutgoingText[]): OutgoingText[] {
+  const finished = outbox.filter(
+    (text) => text.state === 'sent' || text.state === 'replayed' || text.state === 'failed',
+  );
+  if (finished.length <= KEEP_FINISHED) return outbox;
+  const drop = new Set(finished.slice(0, finished.length - KEEP_FINISHED).map((text) => text.localId));
+  return outbox.filter((text) => !drop.has(text.localId));
+}
