@@ -1,5 +1,5 @@
 /** The shop-inbox command: parses the command line and hands over to a command. */
-import { SIM_USAGE, STATUS_USAGE } from './cli/usage.js';
+import { SIM_USAGE, STATUS_USAGE, TUI_USAGE } from './cli/usage.js';
 import { UsageError } from './cli/usage-error.js';
 import { VERSION } from './cli/version.js';
 
@@ -7,7 +7,10 @@ const USAGE = `shop-inbox ${VERSION}: a keyboard-driven terminal inbox for a sho
 on the shop operations API v1.
 
 Usage:
+  shop-inbox [options]       open the inbox (full screen)
+  shop-inbox --demo          open the inbox on the built-in demo shop
   shop-inbox status          check the key and show the shop's state
+  shop-inbox login [--base-url URL]   store the API key for this user
   shop-inbox sim [options]   serve the built-in demo shop (an API v1 simulator)
   shop-inbox --help          this text
   shop-inbox --version       the version
@@ -16,6 +19,7 @@ Environment:
   SHOP_API_BASE_URL          the shop's API root, https://host/…/v1
   SHOP_API_KEY               the shop's API key (never pass a key as a flag)
 
+${TUI_USAGE}
 ${STATUS_USAGE}
 ${SIM_USAGE}`;
 
@@ -46,14 +50,20 @@ async function main(argv: string[]): Promise<number> {
     const { runStatusCommand } = await import('./cli/status-command.js');
     return runStatusCommand(rest, process.env);
   }
+  if (command === 'login') {
+    const { runLoginCommand } = await import('./cli/login-command.js');
+    return runLoginCommand(rest, process.env);
+  }
   if (command === 'sim') {
     const { runSimCommand } = await import('./cli/sim-command.js');
     await runSimCommand(rest);
     return 0;
   }
-  process.stderr.write(
-    command === undefined ? USAGE : `shop-inbox: unknown command "${command}"\n\n${USAGE}`,
-  );
+  if (command === undefined || command.startsWith('-')) {
+    const { runTuiCommand } = await import('./cli/tui-command.js');
+    return runTuiCommand(argv, process.env);
+  }
+  process.stderr.write(`shop-inbox: unknown command "${command}"\n\n${USAGE}`);
   return 2;
 }
 

@@ -29,3 +29,13 @@ Fault injection:
   --burst-429 N            answer the first N requests 429 rate_limited
   --burst-retry-after S    Retry-After of those 429s (default 5)
 `;
+
+export const TUI_USAGE = `Inbox options (shop-inbox [options]):
+  --demo                 try it on the built-in demo shop (a simulator in this process)
+  --base-url URL         the shop's API root (default: SHOP_API_BASE_URL, then the login config)
+  --key-file PATH        read the key from a file only you can read (chmod 600)
+  --read-only            never write: sending, drafting and approving are off
+  --max-rpm N            requests per minute for this process (default 30; the
+                         shop's 120 per minute are shared by every terminal on its key)
+The key comes from --key-file, SHOP_API_KEY, or \`shop-inbox login\`; never from a flag.
+`;

@@ -1,0 +1,28 @@
+/** The store and the clock, for every component below the root. */
+import { createContext, useContext } from 'react';
+import { useStore } from 'zustand';
+import { useShallow } from 'zustand/shallow';
+import type { AppState, AppStore } from '../store/app-store.js';
+import { type Clock, useNow } from './clock.js';
+
+export interface AppServices {
+  store: AppStore;
+  clock: Clock;
+}
+
+export const AppServicesContext = createContext<AppServices | null>(null);
+
+function useServices(): AppServices {
+  const services = useContext(AppServicesContext);
+  if (!services) throw new Error('AppServicesContext is missing');
+  return services;
+}
+
+/** A narrow, shallow-compared selection: the component re-renders only when it changes. */
+export function useAppState<T>(selector: (state: AppState) => T): T {
+  return useStore(useServices().store, useShallow(selector));
+}
+
+export function useClockNow(): number {
+  return useNow(useServices().clock);
+}

@@ -1,0 +1,70 @@
+/**
+ * The inline composer: recipient, the text with its cursor, characters and
+ * SMS segments, and a warning when there is no consent on record or it was
+ * not given. Enter asks "send to NAME (PHONE)? y/n"; esc closes it and keeps
+ * the text for this contact.
+ */
+import { Box, Text } from 'ink';
+import { emptyLine } from '../../store/line-editor.js';
+import { useAppState } from '../app-context.js';
+import { block, dateTime, oneLine } from '../format.js';
+import { smsInfo } from '../sms-info.js';
+
+export const COMPOSER_ROWS = 6;
+
+export function Composer() {
+  const target = useAppState(
+    (state) => state.composer ?? (state.prompt?.kind === 'confirm-send' ? state.prompt.target : undefined),
+  );
+  const line = useAppState((state) => {
+    const contactId =
+      state.composer?.contactId ??
+      (state.prompt?.kind === 'confirm-send' ? state.prompt.target.contactId : undefined);
+    return contactId ? (state.composed[contactId] ?? emptyLine) : emptyLine;
+  });
+  if (!target) return null;
+  const info = smsInfo(line.text);
+  const before = block(line.text.slice(0, line.cursor));
+  const after = block(line.text.slice(line.cursor));
+  const consent = target.consent;
+  return (
+    <Box
+      flexDirection="column"
+      height={COMPOSER_ROWS}
+      borderStyle="round"
+      borderColor="cyan"
+      paddingX={1}
+      overflow="hidden"
+    >
+      <Text wrap="truncate-end">
+        <Text bold>To {oneLine(target.name)}</Text> ({oneLine(target.phone)}) · {info.characters} characters ·{' '}
+        {info.segments} {info.segments === 1 ? 'segment' : 'segments'} ({info.encoding})
+        {info.tooLong ? <Text color="red"> · too long to send</Text> : null}
+      </Text>
+      {consent === null ? (
+        <Text color="red" wrap="truncate-end">
+          ⚠ No consent on record for this number.
+        </Text>
+      ) : consent === undefined ? (
+        <Text color="yellow" wrap="truncate-end">
+          ⚠ Consent unknown: open one of this contact's leads to see their consent record.
+        </Text>
+      ) : consent.given ? (
+        <Text color="green" wrap="truncate-end">
+          consent given {dateTime(consent.recordedAt)}
+        </Text>
+      ) : (
+        <Text color="red" wrap="truncate-end">
+          ⚠ Consent NOT given (recorded {dateTime(consent.recordedAt)}).
+        </Text>
+      )}
+      <Box height={2} overflow="hidden">
+        <Text wrap="wrap">
+          {before}
+          <Text inverse>{after.slice(0, 1) || ' '}</Text>
+          {after.slice(1)}
+        </Text>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * Always on top: the business, billing and texting status, the counts staff
+ * act on, credits, and [READ-ONLY] when this process cannot write.
+ */
+import { Box, Text } from 'ink';
+import { useAppState } from '../app-context.js';
+import { enumLabel, oneLine } from '../format.js';
+
+export function Header() {
+  const me = useAppState((state) => state.me.data);
+  const readOnly = useAppState((state) => state.readOnly);
+  const badge = readOnly ? (
+    <Text color="black" backgroundColor="yellow" bold>
+      {' [READ-ONLY] '}
+    </Text>
+  ) : null;
+  if (!me) {
+    return (
+      <Box flexDirection="column" height={2}>
+        <Box>
+          <Text bold>shop-inbox </Text>
+          {badge}
+        </Box>
+        <Text dimColor>loading the shop…</Text>
+      </Box>
+    );
+  }
+  const billing = String(me.billing_pulse.status);
+  const texting = String(me.texting_pulse.texting_status);
+  const credits = me.credits_pulse;
+  return (
+    <Box flexDirection="column" height={2}>
+      <Box height={1} overflow="hidden">
+        <Text bold wrap="truncate-end">
+          {oneLine(me.identity.business_name)}
+        </Text>
+        <Text> </Text>
+        {badge}
+        <Text> billing </Text>
+        <Text color={billing === 'active' ? 'green' : 'red'}>{enumLabel(billing)}</Text>
+        <Text> · texting </Text>
+        <Text color={texting === 'active' ? 'green' : 'red'}>{enumLabel(texting)}</Text>
+      </Box>
+      <Box height={1} overflow="hidden">
+        <Text wrap="truncate-end">
+          <Text bold>{me.inbox_pulse.open_leads}</Text> open leads ·{' '}
+          <Text bold>{me.inbox_pulse.needs_callback}</Text> callbacks ·{' '}
+          <Text bold>{me.reviews_pulse.unreplied}</Text> unreplied reviews ·{' '}
+          <Text bold color={me.pending_actions > 0 ? 'yellow' : undefined}>
+            {me.pending_actions}
+          </Text>{' '}
+          pending actions · credits {credits.remaining} of {credits.included} left
+        </Text>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,30 @@
+/** One line under a pane's title: loading, the age of what is shown, or why the last refresh failed. */
+import { Text } from 'ink';
+import { explainApiError } from '../../api/explain-error.js';
+import type { Loaded } from '../../store/app-store.js';
+import { useClockNow } from '../app-context.js';
+import { updatedAgo } from '../format.js';
+
+export function LoadedStatus({
+  loaded,
+}: {
+  loaded: Pick<Loaded<unknown>, 'updatedAt' | 'loading' | 'error'>;
+}) {
+  const now = useClockNow();
+  if (loaded.error && (loaded.updatedAt === undefined || loaded.error.at >= loaded.updatedAt)) {
+    return (
+      <Text color="yellow" wrap="truncate-end">
+        {explainApiError({ ...loaded.error, local: false })}
+        {loaded.updatedAt !== undefined ? ` · showing what was ${updatedAgo(loaded.updatedAt, now)}` : ''}
+      </Text>
+    );
+  }
+  if (loaded.updatedAt === undefined)
+    return <Text dimColor>{loaded.loading ? 'loading…' : 'not loaded yet'}</Text>;
+  return (
+    <Text dimColor wrap="truncate-end">
+      {updatedAgo(loaded.updatedAt, now)}
+      {loaded.loading ? ' · refreshing…' : ''}
+    </Text>
+  );
+}

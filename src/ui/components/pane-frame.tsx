@@ -1,0 +1,43 @@
+/** A pane's frame: a title line with its status, then the content. */
+import { Box, Text } from 'ink';
+import type { ReactNode } from 'react';
+
+export function PaneFrame({
+  title,
+  focused,
+  width,
+  height,
+  status,
+  children,
+}: {
+  title: string;
+  focused: boolean;
+  width?: number | string;
+  height: number;
+  status?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Box
+      flexDirection="column"
+      height={height}
+      {...(width !== undefined ? { width } : { flexGrow: 1 })}
+      borderStyle="single"
+      borderColor={focused ? 'cyan' : 'gray'}
+      paddingX={1}
+      overflow="hidden"
+    >
+      <Box height={1} overflow="hidden">
+        <Text bold color={focused ? 'cyan' : undefined} wrap="truncate-end">
+          {title}
+        </Text>
+        {status ? <Text> · </Text> : null}
+        {status}
+      </Box>
+      {children}
+    </Box>
+  );
+}
+
+/** Rows available for content inside a PaneFrame of this height (border and title take 3). */
+export const frameContentRows = (height: number) => Math.max(1, height - 3);

@@ -1,0 +1,348 @@
+/**
+ * The one root key handler: always active, it dispatches on what the store
+ * says has focus (a prompt, the help, the composer, a search, or a pane).
+ * Every decision reads the store's current state, since keys can arrive
+ * faster than React re-renders, and a chunk of several keys ("jj") is handled
+ * one key at a time. Pasted text (bracketed paste) is inserted as text.
+ */
+import type { Key } from 'ink';
+import type { Slot } from '../poller/refresh-plan.js';
+import {
+  ACTION_FILTERS,
+  type AppState,
+  type AppStore,
+  type ComposerTarget,
+  PANES,
+  type PaneId,
+} from '../store/app-store.js';
+import {
+  deleteBackward,
+  emptyLine,
+  insertText,
+  type LineText,
+  moveEnd,
+  moveHome,
+  moveLeft,
+  moveRight,
+} from '../store/line-editor.js';
+import { markSeen, type SeenKind } from '../store/seen.js';
+import {
+  listLength,
+  openLead,
+  pageSize,
+  selectedAction,
+  selectedContact,
+  selectedLead,
+  selectedReview,
+  targetFromContact,
+  targetFromLead,
+  unsentCount,
+} from '../store/selectors.js';
+import { sanitize } from '../text/sanitize.js';
+
+export interface KeyHandlerDeps {
+  store: AppStore;
+  poller: { refreshVisible(): void; refreshAll(): void; request(slot: Slot): void };
+  sendText(target: ComposerTarget, body: string): void;
+  approve(actionId: string): void;
+  draft(reviewId: string): void;
+  quit(): void;
+  /** Wait after the last key of a contacts search before it is sent. Default 350 ms. */
+  searchDebounceMs?: number;
+}
+
+export type KeyHandler = (input: string, key: Key) => void;
+
+/** Which "new" marks a pane shows: leaving the pane means they were seen. */
+const SEEN_BY_PANE: Partial<Record<PaneId, SeenKind[]>> = {
+  inbox: ['leads', 'inbound'],
+  reviews: ['reviews'],
+  actions: ['actions'],
+};
+
+const PASTE_START = '[200~';
+const PASTE_END = '[201~';
+
+const isBackspace = (input: string, key: Key) => key.backspace || key.delete || input === '\b';
+
+export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
+  const { store } = deps;
+  const get = store.getState;
+  const set = store.setState;
+  let pasting = false;
+  let searchTimer: NodeJS.Timeout | undefined;
+
+  const focusPane = (pane: PaneId) => {
+    const state = get();
+    if (state.focus === pane) return;
+    const kinds = SEEN_BY_PANE[state.focus];
+    set({ focus: pane, searching: false, ...(kinds ? { seen: markSeen(state.seen, kinds) } : {}) });
+  };
+
+  const moveCursor = (to: (current: number, length: number) => number) => {
+    const state = get();
+    const length = listLength(state, state.focus);
+    const current = Math.min(state.cursors[state.focus], Math.max(0, length - 1));
+    const next = Math.max(0, Math.min(length - 1, to(current, length)));
+    set({ cursors: { ...state.cursors, [state.focus]: next } });
+  };
+
+  const resetCursor = (pane: PaneId) => set((state) => ({ cursors: { ...state.cursors, [pane]: 0 } }));
+
+  // --- the composer ---------------------------------------------------------
+
+  const openComposer = (target: ComposerTarget) => {
+    if (get().readOnly) return;
+    set({ composer: target, searching: false });
+  };
+
+  const editComposed = (edit: (line: LineText) => LineText) => {
+    const target = get().composer;
+    if (!target) return;
+    set((state) => ({
+      composed: {
+        ...state.composed,
+        [target.contactId]: edit(state.composed[target.contactId] ?? emptyLine),
+      },
+    }));
+  };
+
+  const composeKey = (input: string, key: Key) => {
+    const state = get();
+    const target = state.composer;
+    if (!target) return;
+    if (key.escape) return set({ composer: undefined });
+    if (key.return) {
+      const body = state.composed[target.contactId]?.text ?? '';
+      if (body.trim().length === 0) return;
+      return set({ prompt: { kind: 'confirm-send', target, body } });
+    }
+    if (isBackspace(input, key)) return editComposed(deleteBackward);
+    if (key.leftArrow) return editComposed(moveLeft);
+    if (key.rightArrow) return editComposed(moveRight);
+    if (key.home || (key.ctrl && input === 'a')) return editComposed(moveHome);
+    if (key.end || (key.ctrl && input === 'e')) return editComposed(moveEnd);
+    if (key.ctrl || key.meta || key.tab || key.upArrow || key.downArrow || key.pageDown || key.pageUp) return;
+    if (input) editComposed((line) => insertText(line, input));
+  };
+
+  // --- search and filters ---------------------------------------------------
+
+  const applyContactsSearch = () => {
+    const text = get().search.contacts.text.trim();
+    if (text === get().contacts.query) return;
+    set((state) => ({ contacts: { ...state.contacts, query: text } }));
+    resetCursor('contacts');
+  };
+
+  const searchChanged = (pane: PaneId) => {
+    resetCursor(pane);
+    if (pane !== 'contacts') return;
+    // Typing a name must not spend the request budget: only the last query is sent.
+    if (searchTimer) clearTimeout(searchTimer);
+    searchTimer = setTimeout(applyContactsSearch, deps.searchDebounceMs ?? 350);
+    searchTimer.unref?.();
+  };
+
+  const editSearch = (edit: (line: LineText) => LineText) => {
+    const pane = get().focus;
+    const before = get().search[pane].text;
+    set((state) => ({ search: { ...state.search, [pane]: edit(state.search[pane]) } }));
+    if (get().search[pane].text !== before) searchChanged(pane);
+  };
+
+  const searchKey = (input: string, key: Key) => {
+    if (key.escape) {
+      editSearch(() => emptyLine);
+      set({ searching: false });
+      return;
+    }
+    if (key.return) {
+      set({ searching: false });
+      if (get().focus === 'contacts') {
+        if (searchTimer) clearTimeout(searchTimer);
+        applyContactsSearch();
+      }
+      return;
+    }
+    if (isBackspace(input, key)) return editSearch(deleteBackward);
+    if (key.leftArrow) return editSearch(moveLeft);
+    if (key.rightArrow) return editSearch(moveRight);
+    if (key.ctrl || key.meta || key.tab || key.upArrow || key.downArrow) return;
+    if (input) editSearch((line) => insertText(line, sanitize(input, { singleLine: true })));
+  };
+
+  const startSearch = () => {
+    const state = get();
+    if (state.focus === 'actions') {
+      const index = ACTION_FILTERS.indexOf(state.actionsFilter);
+      set({ actionsFilter: ACTION_FILTERS[(index + 1) % ACTION_FILTERS.length] ?? 'pending_approval' });
+      return resetCursor('actions');
+    }
+    if (state.focus === 'inbox' || state.focus === 'reviews' || state.focus === 'contacts')
+      set({ searching: true });
+  };
+
+  // --- prompts --------------------------------------------------------------
+
+  const promptKey = (input: string, key: Key) => {
+    const prompt = get().prompt;
+    if (!prompt) return;
+    if (input === 'y' || input === 'Y') {
+      set({ prompt: undefined });
+      if (prompt.kind === 'confirm-send') deps.sendText(prompt.target, prompt.body);
+      else if (prompt.kind === 'confirm-approve') deps.approve(prompt.actionId);
+      else deps.quit();
+      return;
+    }
+    // "n" and esc answer no; for a send the composer comes back with the text in it.
+    if (input === 'n' || input === 'N' || key.escape) {
+      set({ prompt: undefined, ...(prompt.kind === 'confirm-send' ? { composer: prompt.target } : {}) });
+    }
+  };
+
+  const requestQuit = () => {
+    const unsent = unsentCount(get());
+    if (unsent > 0) return set({ prompt: { kind: 'confirm-quit', unsent }, helpOpen: false });
+    deps.quit();
+  };
+
+  // --- panes ----------------------------------------------------------------
+
+  const openThread = (leadId: string) => {
+    set({ openLeadId: leadId, cursors: { ...get().cursors, thread: Number.MAX_SAFE_INTEGER } });
+    deps.poller.request({ kind: 'lead', id: leadId });
+    focusPane('thread');
+  };
+
+  const compose = () => {
+    const state = get();
+    if (state.readOnly) return;
+    if (state.focus === 'contacts') {
+      const contact = selectedContact(state);
+      if (contact) openComposer(targetFromContact(state, contact));
+      return;
+    }
+    const leadId = state.focus === 'thread' ? state.openLeadId : selectedLead(state)?.id;
+    if (!leadId) return;
+    const detail = state.focus === 'thread' ? openLead(state) : state.leads[leadId]?.data;
+    if (detail) return openComposer(targetFromLead(detail));
+    // The inbox row has no contact id: the thread brings it, then the composer opens.
+    openThread(leadId);
+    const unsubscribe = store.subscribe((next) => {
+      const loaded = next.leads[leadId];
+      if (loaded?.data || loaded?.error) {
+        unsubscribe();
+        if (loaded.data && next.openLeadId === leadId && !next.composer)
+          openComposer(targetFromLead(loaded.data));
+      }
+    });
+  };
+
+  const paneKey = (input: string, key: Key) => {
+    const state = get();
+    const pane = state.focus;
+    const page = pageSize(state);
+    if (input === 'q' || (key.ctrl && input === 'c')) return requestQuit();
+    if (input === '?') return set({ helpOpen: true });
+    if (key.tab) {
+      const index = PANES.indexOf(pane);
+      return focusPane(PANES[(index + (key.shift ? PANES.length - 1 : 1)) % PANES.length] ?? 'inbox');
+    }
+    if (/^[1-6]$/.test(input)) return focusPane(PANES[Number(input) - 1] ?? 'inbox');
+    if (input === 'j' || key.downArrow) return moveCursor((current) => current + 1);
+    if (input === 'k' || key.upArrow) return moveCursor((current) => current - 1);
+    if (input === 'g' || key.home) return moveCursor(() => 0);
+    if (input === 'G' || key.end) return moveCursor((_current, length) => length - 1);
+    if ((key.ctrl && input === 'd') || key.pageDown) return moveCursor((current) => current + page);
+    if ((key.ctrl && input === 'u') || key.pageUp) return moveCursor((current) => current - page);
+    if (input === 'r') return deps.poller.refreshVisible();
+    if (input === 'R') return deps.poller.refreshAll();
+    if (input === '/') return startSearch();
+    if (key.escape) {
+      if (pane === 'thread') return focusPane('inbox');
+      if (state.search[pane].text) return editSearch(() => emptyLine);
+      return;
+    }
+    if (key.return) {
+      if (pane === 'inbox') {
+        const lead = selectedLead(state);
+        if (lead) openThread(lead.id);
+      }
+      return;
+    }
+    if (input === 'f' && pane === 'inbox') {
+      set({ inboxFilter: state.inboxFilter === 'open' ? 'callbacks' : 'open' });
+      return resetCursor('inbox');
+    }
+    if (state.readOnly) return;
+    if (input === 'c' && (pane === 'inbox' || pane === 'thread' || pane === 'contacts')) return compose();
+    if (input === 'd' && pane === 'reviews') {
+      const review = selectedReview(state);
+      if (review) deps.draft(review.id);
+      return;
+    }
+    if (input === 'a' && pane === 'actions') {
+      const action = selectedAction(state);
+      if (!action) return;
+      if (action.status !== 'pending_approval') return;
+      if (state.decisions[action.id]?.state === 'approving') return;
+      set({
+        prompt: {
+          kind: 'confirm-approve',
+          actionId: action.id,
+          label: `${sanitize(String(action.kind), { singleLine: true }).replaceAll('_', ' ')} ${action.id}`,
+        },
+      });
+    }
+  };
+
+  const handleOne = (input: string, key: Key) => {
+    const state = get();
+    if (state.quitting) return;
+    if (state.fatal) {
+      if (input === 'q' || (key.ctrl && input === 'c')) deps.quit();
+      return;
+    }
+    if (state.prompt) {
+      if (key.ctrl && input === 'c' && state.prompt.kind === 'confirm-quit') return deps.quit();
+      return promptKey(input, key);
+    }
+    if (key.ctrl && input === 'c') return requestQuit();
+    if (state.helpOpen) {
+      if (input === '?' || input === 'q' || key.escape) set({ helpOpen: false });
+      return;
+    }
+    if (state.composer) return composeKey(input, key);
+    if (state.searching) return searchKey(input, key);
+    paneKey(input, key);
+  };
+
+  return (input, key) => {
+    if (input === PASTE_START) {
+      pasting = true;
+      return;
+    }
+    if (input === PASTE_END) {
+      pasting = false;
+      return;
+    }
+    if (pasting) {
+      const state = get();
+      // Pasted line breaks and tabs are text, never Enter (which would ask to send) or a pane switch.
+      const text = key.return ? '\n' : key.tab ? ' ' : input;
+      if (!text) return;
+      if (state.composer && !state.prompt) editComposed((line) => insertText(line, text));
+      else if (state.searching && !state.prompt)
+        editSearch((line) => insertText(line, sanitize(text, { singleLine: true })));
+      return;
+    }
+    const state = get();
+    const typing = (state.composer || state.searching) && !state.prompt && !state.helpOpen;
+    if (typing || input.length <= 1 || key.ctrl || key.meta) return handleOne(input, key);
+    for (const char of input) handleOne(char, key);
+  };
+}
+
+/** For tests and the status bar: is anything capturing typed text? */
+export const isTyping = (state: AppState) => Boolean((state.composer || state.searching) && !state.prompt);

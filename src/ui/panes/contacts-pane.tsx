@@ -1,0 +1,89 @@
+/** 5 Contacts: the contact list, searched on the service by name or phone fragment (/). */
+import { Box, Text } from 'ink';
+import { memo } from 'react';
+import type { Contact } from '../../contract/resources.js';
+import { contactRows, selectedIndex } from '../../store/selectors.js';
+import { useAppState, useClockNow } from '../app-context.js';
+import { ListWindow } from '../components/list-window.js';
+import { LoadedStatus } from '../components/loaded-status.js';
+import { frameContentRows, PaneFrame } from '../components/pane-frame.js';
+import { age, enumLabel, oneLine } from '../format.js';
+
+const ContactRow = memo(function ContactRow({
+  contact,
+  selected,
+  now,
+}: {
+  contact: Contact;
+  selected: boolean;
+  now: number;
+}) {
+  return (
+    <Box width="100%">
+      <Box flexGrow={1} flexBasis={0} minWidth={10}>
+        <Text wrap="truncate-end" inverse={selected} bold={selected}>
+          {oneLine(contact.name)}
+        </Text>
+      </Box>
+      <Box width={14} flexShrink={0} marginLeft={1}>
+        <Text wrap="truncate-end">{oneLine(contact.phone)}</Text>
+      </Box>
+      <Box width={24} flexShrink={0} marginLeft={1}>
+        <Text wrap="truncate-end" dimColor={!contact.email}>
+          {contact.email ? oneLine(contact.email) : 'no email'}
+        </Text>
+      </Box>
+      <Box width={8} flexShrink={0} marginLeft={1}>
+        <Text wrap="truncate-end">{enumLabel(contact.stage)}</Text>
+      </Box>
+      <Box width={5} flexShrink={0} marginLeft={1}>
+        <Text dimColor>{age(contact.last_contact_at, now)}</Text>
+      </Box>
+    </Box>
+  );
+});
+
+export function ContactsPane({ height, focused }: { height: number; focused: boolean }) {
+  const loaded = useAppState((state) => ({
+    updatedAt: state.contacts.updatedAt,
+    loading: state.contacts.loading,
+    error: state.contacts.error,
+  }));
+  const query = useAppState((state) => state.contacts.query);
+  const search = useAppState((state) => ({
+    text: state.search.contacts.text,
+    editing: state.searching && focused,
+  }));
+  const rows = useAppState(contactRows);
+  const selected = useAppState((state) => selectedIndex(state, 'contacts'));
+  const now = useClockNow();
+  const pending = search.text.trim() !== query;
+  return (
+    <PaneFrame
+      title={`Contacts${query ? ` matching “${oneLine(query)}”` : ''} (${rows.length})`}
+      focused={focused}
+      height={height}
+      status={<LoadedStatus loaded={loaded} />}
+    >
+      <Text
+        color={search.editing ? 'cyan' : undefined}
+        dimColor={!search.editing && !search.text}
+        wrap="truncate-end"
+      >
+        / {search.text || (search.editing ? '' : 'search by name or phone')}
+        {search.editing ? '▏' : ''}
+        {pending ? '  (searching…)' : ''}
+      </Text>
+      <ListWindow
+        items={rows}
+        selected={selected}
+        height={Math.max(1, frameContentRows(height) - 1)}
+        rowKey={(item) => item.id}
+        empty={loaded.updatedAt === undefined ? ' ' : query ? 'No contact matches.' : 'No contacts.'}
+        renderRow={(item, isSelected) => (
+          <ContactRow contact={item} selected={isSelected && focused} now={now} />
+        )}
+      />
+    </PaneFrame>
+  );
+}

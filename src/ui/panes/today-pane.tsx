@@ -1,0 +1,119 @@
+/**
+ * 6 Today and account: recent activity and the actions awaiting approval
+ * (GET /today), who the key belongs to with the shop's pulses and gaps
+ * (GET /me), billing (plan, status, period end, card brand and last four
+ * only) and texting setup.
+ */
+import { Box, Text } from 'ink';
+import { activityRows, selectedIndex } from '../../store/selectors.js';
+import { useAppState, useClockNow } from '../app-context.js';
+import { ListWindow } from '../components/list-window.js';
+import { LoadedStatus } from '../components/loaded-status.js';
+import { frameContentRows, PaneFrame } from '../components/pane-frame.js';
+import { age, day, enumLabel, oneLine } from '../format.js';
+
+const ACCOUNT_ROWS = 9;
+
+function Account() {
+  const me = useAppState((state) => state.me.data);
+  const billing = useAppState((state) => state.billing.data);
+  const texting = useAppState((state) => state.texting.data);
+  const line = (label: string, value: React.ReactNode) => (
+    <Text wrap="truncate-end">
+      <Text dimColor>{label.padEnd(9)}</Text>
+      {value}
+    </Text>
+  );
+  const card = billing?.payment_method
+    ? `${oneLine(billing.payment_method.brand)} ending ${oneLine(billing.payment_method.last4).slice(-4)}`
+    : 'no card on file';
+  return (
+    <Box flexDirection="column" height={ACCOUNT_ROWS} overflow="hidden">
+      {line(
+        'Account',
+        me
+          ? `${oneLine(me.identity.first_name)} <${oneLine(me.identity.email)}> · ${oneLine(me.identity.business_name)}`
+          : 'loading…',
+      )}
+      {line(
+        'Billing',
+        billing
+          ? `${enumLabel(billing.subscription.status)} · ${oneLine(billing.subscription.plan)} plan · period ends ${day(billing.subscription.current_period_end)} · ${card}`
+          : 'loading…',
+      )}
+      {line(
+        'Texting',
+        texting
+          ? `${texting.texting_number ? oneLine(texting.texting_number) : 'no number yet'} · ${enumLabel(texting.texting_status)} · campaign ${texting.campaign_approved ? 'approved' : 'NOT approved'} · forwarding ${texting.forwarding_verified_at ? `verified ${day(texting.forwarding_verified_at)}` : 'not verified'}`
+          : 'loading…',
+      )}
+      {me
+        ? line(
+            'Inbox',
+            `${me.inbox_pulse.open_leads} open leads · ${me.inbox_pulse.needs_callback} missed calls with no reply`,
+          )
+        : null}
+      {me
+        ? line(
+            'Reviews',
+            `${me.reviews_pulse.unreplied} unreplied · Google ${me.google_pulse.connected ? 'connected' : 'NOT connected'}`,
+          )
+        : null}
+      {me
+        ? line(
+            'Credits',
+            `${me.credits_pulse.used} used of ${me.credits_pulse.included} · ${me.credits_pulse.remaining} left`,
+          )
+        : null}
+      {me ? line('Pending', `${me.pending_actions} actions awaiting approval (4 Actions)`) : null}
+      {me
+        ? line(
+            'Gaps',
+            me.gaps.length === 0
+              ? 'none'
+              : me.gaps
+                  .map((gap) => oneLine(typeof gap === 'string' ? gap : JSON.stringify(gap)))
+                  .join(' · '),
+          )
+        : null}
+    </Box>
+  );
+}
+
+export function TodayPane({ height, focused }: { height: number; focused: boolean }) {
+  const loaded = useAppState((state) => ({
+    updatedAt: state.today.updatedAt,
+    loading: state.today.loading,
+    error: state.today.error,
+  }));
+  const pending = useAppState((state) => state.today.data?.pending_actions.length);
+  const rows = useAppState(activityRows);
+  const selected = useAppState((state) => selectedIndex(state, 'today'));
+  const now = useClockNow();
+  return (
+    <PaneFrame
+      title="Today and account"
+      focused={focused}
+      height={height}
+      status={<LoadedStatus loaded={loaded} />}
+    >
+      <Account />
+      <Text bold wrap="truncate-end">
+        Activity{pending !== undefined ? ` · ${pending} actions awaiting approval` : ''}
+      </Text>
+      <ListWindow
+        items={rows}
+        selected={selected}
+        height={Math.max(1, frameContentRows(height) - ACCOUNT_ROWS - 1)}
+        rowKey={(item, index) => `${item.created_at}-${index}`}
+        empty={loaded.updatedAt === undefined ? ' ' : 'No activity today.'}
+        renderRow={(item, isSelected) => (
+          <Text wrap="truncate-end" inverse={isSelected && focused}>
+            <Text dimColor>{age(item.created_at, now).padStart(4)} </Text>
+            <Text color="cyan">{enumLabel(item.kind).padEnd(13)}</Text> {oneLine(item.summary)}
+          </Text>
+        )}
+      />
+    </PaneFrame>
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * Runs the inbox in this terminal until staff quit: the alternate screen, Ink
+ * tuned for slow links, and the way back on every exit path (q, SIGTERM,
+ * SIGHUP from a dropped SSH session, SIGINT, a crash).
+ */
+import { render } from 'ink';
+import { redact } from '../api/errors.js';
+import { VERSION } from '../cli/version.js';
+import { createSession } from '../session/create-session.js';
+import { createInboxUi } from './inbox-ui.js';
+import { enterFullScreen } from './terminal.js';
+
+export interface RunInboxOptions {
+  baseUrl: string;
+  apiKey: string;
+  readOnly: boolean;
+  maxRpm: number;
+  demo: boolean;
+}
+
+const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
+export async function runInbox(options: RunInboxOptions): Promise<number> {
+  const { stdout, stdin } = process;
+  const session = createSession({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    readOnly: options.readOnly,
+    readOnlyReason: 'flag',
+    maxRpm: options.maxRpm,
+    columns: stdout.columns ?? 80,
+    rows: stdout.rows ?? 24,
+    client: { userAgent: `shop-inbox/${VERSION}` },
+  });
+  const screen = enterFullScreen({ stdout, stdin });
+
+  let finish: (code: number) => void = () => {};
+  const finished = new Promise<number>((resolve) => {
+    finish = resolve;
+  });
+  let instance: ReturnType<typeof render> | undefined;
+  let closing = false;
+  const shutdown = (code: number) => {
+    if (closing) return;
+    closing = true;
+    session.store.setState({ quitting: true });
+    session.close();
+    ui.dispose();
+    try {
+      instance?.unmount();
+    } catch {
+      // Unmounting writes to the terminal, which may be gone.
+    }
+    screen.restore();
+    finish(code);
+  };
+
+  const ui = createInboxUi(session, { quit: () => shutdown(0) });
+  const onResize = () => session.store.setState({ columns: stdout.columns ?? 80, rows: stdout.rows ?? 24 });
+  const onSignal = (signal: NodeJS.Signals) => shutdown(SIGNAL_EXIT[signal] ?? 1);
+  const onCrash = (error: unknown) => {
+    screen.restore();
+    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(`shop-inbox crashed: ${redact(text, options.apiKey)}\n`);
+    process.exit(70);
+  };
+  // On any exit, even process.exit() from a dependency, the terminal comes back.
+  const onExit = () => screen.restore();
+  stdout.on('resize', onResize);
+  for (const signal of Object.keys(SIGNAL_EXIT)) process.on(signal, onSignal);
+  process.on('uncaughtException', onCrash);
+  process.on('unhandledRejection', onCrash);
+  process.on('exit', onExit);
+
+  try {
+    instance = render(ui.element, {
+      stdout,
+      stdin,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      // Over SSH, bytes per frame are what staff feel: redraw only changed lines, at most 15 times a second.
+      incrementalRendering: true,
+      maxFps: 15,
+    });
+    session.start();
+    return await finished;
+  } finally {
+    stdout.off('resize', onResize);
+    for (const signal of Object.keys(SIGNAL_EXIT)) process.off(signal, onSignal);
+    process.off('uncaughtException', onCrash);
+    process.off('unhandledRejection', onCrash);
+    process.off('exit', onExit);
+    screen.restore();
+  }
+}
