@@ -29,13 +29,8 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
       '--max-rpm must be a whole number from 1 to 120 (the service allows 120 per minute per key)',
     );
   }
-  if (!process.stdout.isTTY || !process.stdin.isTTY) {
-    process.stderr.write(
-      'shop-inbox: the inbox needs a terminal (stdin and stdout must be a TTY). For a one-shot check, use `shop-inbox status`.\n',
-    );
-    return 2;
-  }
   if (values.demo) {
+    if (!isTerminal()) return notATerminal();
     const { createSimulator } = await import('../sim/simulator.js');
     const sim = createSimulator({ live: true, seed: Date.now() % 100_000 });
     const running = await sim.listen({ host: '127.0.0.1', port: 0 });
@@ -68,5 +63,15 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
     }
     throw error;
   }
+  if (!isTerminal()) return notATerminal();
   return runInbox({ ...settings, maxRpm, demo: false });
+}
+
+const isTerminal = () => Boolean(process.stdout.isTTY && process.stdin.isTTY);
+
+function notATerminal(): number {
+  process.stderr.write(
+    'shop-inbox: the inbox needs a terminal (stdin and stdout must be a TTY). For a one-shot check, use `shop-inbox status`.\n',
+  );
+  return 2;
 }

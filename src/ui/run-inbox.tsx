@@ -9,6 +9,7 @@ import { VERSION } from '../cli/version.js';
 import { createSession } from '../session/create-session.js';
 import { createInboxUi } from './inbox-ui.js';
 import { enterFullScreen } from './terminal.js';
+import { followTerminalSize } from './terminal-size.js';
 
 export interface RunInboxOptions {
   baseUrl: string;
@@ -56,7 +57,6 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
   };
 
   const ui = createInboxUi(session, { quit: () => shutdown(0) });
-  const onResize = () => session.store.setState({ columns: stdout.columns ?? 80, rows: stdout.rows ?? 24 });
   const onSignal = (signal: NodeJS.Signals) => shutdown(SIGNAL_EXIT[signal] ?? 1);
   const onCrash = (error: unknown) => {
     screen.restore();
@@ -66,7 +66,7 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
   };
   // On any exit, even process.exit() from a dependency, the terminal comes back.
   const onExit = () => screen.restore();
-  stdout.on('resize', onResize);
+  const stopFollowingSize = followTerminalSize(stdout, session.store);
   for (const signal of Object.keys(SIGNAL_EXIT)) process.on(signal, onSignal);
   process.on('uncaughtException', onCrash);
   process.on('unhandledRejection', onCrash);
@@ -85,7 +85,7 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
     session.start();
     return await finished;
   } finally {
-    stdout.off('resize', onResize);
+    stopFollowingSize();
     for (const signal of Object.keys(SIGNAL_EXIT)) process.off(signal, onSignal);
     process.off('uncaughtException', onCrash);
     process.off('unhandledRejection', onCrash);

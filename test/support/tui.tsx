@@ -1,0 +1,164 @@
+/**
+ * Renders the real inbox (session, store, poller, client) against the
+ * simulator over a real socket, with ink-testing-library. Its stdout is given
+ * columns and rows that a test can change (resize), and keys are written to
+ * its stdin one chunk at a time, yielding to Ink between chunks.
+ */
+import { render } from 'ink-testing-library';
+import { afterEach } from 'vitest';
+import type { ShopClientOptions } from '../../src/api/client.js';
+import type { RefreshIntervals } from '../../src/poller/refresh-plan.js';
+import { createSession, type Session } from '../../src/session/create-session.js';
+import type { SimulatorOptions } from '../../src/sim/simulator.js';
+import type { TokenName } from '../../src/sim/world.js';
+import type { AppState } from '../../src/store/app-store.js';
+import { createInboxUi } from '../../src/ui/inbox-ui.js';
+import { followTerminalSize } from '../../src/ui/terminal-size.js';
+import { startSim, type TestSim } from './sim.js';
+
+export const KEYS = {
+  enter: '\r',
+  escape: '\u001B',
+  tab: '\t',
+  shiftTab: '\u001B[Z',
+  up: '\u001B[A',
+  down: '\u001B[B',
+  left: '\u001B[D',
+  right: '\u001B[C',
+  ctrlC: '\u0003',
+  ctrlD: '\u0004',
+  ctrlU: '\u0015',
+  backspace: '\u007F',
+  pasteStart: '\u001B[200~',
+  pasteEnd: '\u001B[201~',
+} as const;
+
+export interface TuiOptions {
+  /** An already running simulator (to share with a second client or inspect before start). */
+  sim?: TestSim;
+  simOptions?: SimulatorOptions;
+  token?: TokenName;
+  columns?: number;
+  rows?: number;
+  readOnly?: boolean;
+  maxRpm?: number;
+  intervals?: Partial<RefreshIntervals>;
+  backoff?: { baseMs: number; maxMs: number };
+  client?: Partial<ShopClientOptions>;
+  searchDebounceMs?: number;
+}
+
+export interface TestTui {
+  s: TestSim;
+  session: Session;
+  state(): AppState;
+  frame(): string;
+  /** Writes each argument as one chunk of input, letting Ink handle it before the next. */
+  press(...chunks: string[]): Promise<void>;
+  /** Waits until the frame contains the text (or matches), or fails with the last frame. */
+  waitFor(
+    expected: string | RegExp | ((frame: string, state: AppState) => boolean),
+    timeoutMs?: number,
+  ): Promise<string>;
+  resize(columns: number, rows: number): Promise<void>;
+  readonly quitRequested: boolean;
+  /** Requests the simulator received that were not GET. */
+  writes(): Promise<Array<{ method: string; path: string; status: number }>>;
+  close(): void;
+}
+
+const open: TestTui[] = [];
+
+afterEach(() => {
+  for (const tui of open.splice(0)) tui.close();
+});
+
+/** Lets Ink parse input and React commit: a macrotask, then another. */
+export const settle = () => new Promise<void>((resolve) => setImmediate(() => setTimeout(resolve, 0)));
+
+export async function startTui(options: TuiOptions = {}): Promise<TestTui> {
+  const s = options.sim ?? (await startSim(options.simOptions));
+  const size = { columns: options.columns ?? 80, rows: options.rows ?? 24 };
+  const session = createSession({
+    baseUrl: s.baseUrl,
+    apiKey: s.sim.tokens[options.token ?? 'write'],
+    readOnly: options.readOnly ?? false,
+    columns: size.columns,
+    rows: size.rows,
+    maxRpm: options.maxRpm ?? 120,
+    ...(options.intervals ? { intervals: options.intervals } : {}),
+    backoff: options.backoff ?? { baseMs: 100, maxMs: 400 },
+    client: { retry: { baseDelayMs: 1, maxDelayMs: 5 }, ...options.client },
+  });
+  let quitRequested = false;
+  const ui = createInboxUi(session, {
+    quit: () => {
+      quitRequested = true;
+    },
+    searchDebounceMs: options.searchDebounceMs ?? 60,
+  });
+  const rendered = render(ui.element);
+  const stdout = rendered.stdout as unknown as NodeJS.EventEmitter & { columns: number; rows: number };
+  Object.defineProperty(stdout, 'columns', { get: () => size.columns, configurable: true });
+  Object.defineProperty(stdout, 'rows', { get: () => size.rows, configurable: true });
+  const stopSize = followTerminalSize(
+    stdout as unknown as Parameters<typeof followTerminalSize>[0],
+    session.store,
+  );
+  session.start();
+
+  let closed = false;
+  const tui: TestTui = {
+    s,
+    session,
+    state: () => session.store.getState(),
+    frame: () => rendered.lastFrame() ?? '',
+    async press(...chunks) {
+      for (const chunk of chunks) {
+        rendered.stdin.write(chunk);
+        await settle();
+      }
+    },
+    async waitFor(expected, timeoutMs = 5_000) {
+      const deadline = Date.now() + timeoutMs;
+      const test = (frame: string) =>
+        typeof expected === 'string'
+          ? frame.includes(expected)
+          : expected instanceof RegExp
+            ? expected.test(frame)
+            : expected(frame, session.store.getState());
+      for (;;) {
+        const frame = rendered.lastFrame() ?? '';
+        if (test(frame)) return frame;
+        if (Date.now() > deadline) {
+          throw new Error(`timed out waiting for ${String(expected)}; the last frame was:\n${frame}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 15));
+      }
+    },
+    async resize(columns, rows) {
+      size.columns = columns;
+      size.rows = rows;
+      stdout.emit('resize');
+      await settle();
+    },
+    get quitRequested() {
+      return quitRequested;
+    },
+    async writes() {
+      return (await s.requests())
+        .filter((request) => request.method !== 'GET')
+        .map(({ method, path, status }) => ({ method, path, status }));
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      session.close();
+      ui.dispose();
+      stopSize();
+      rendered.unmount();
+    },
+  };
+  open.push(tui);
+  return tui;
+}
