@@ -4,6 +4,7 @@
  * the tests both start here.
  */
 import { createShopClient, type ShopClientOptions } from '../api/client.js';
+import type { OutboxPersistence } from '../outbox/outbox-file.js';
 import { Poller } from '../poller/poller.js';
 import type { RefreshIntervals } from '../poller/refresh-plan.js';
 import { RequestBudget } from '../poller/request-budget.js';
@@ -32,6 +33,8 @@ export interface SessionOptions {
     Omit<ShopClientOptions, 'baseUrl' | 'apiKey' | 'readOnly' | 'beforeAttempt' | 'afterAttempt'>
   >;
   now?: () => number;
+  /** Where confirmed texts wait until known sent (none: they live only in memory, as in the demo). */
+  outbox?: OutboxPersistence;
 }
 
 export interface Session {
@@ -78,7 +81,7 @@ export function createSession(options: SessionOptions): Session {
     ...(options.backoff ? { backoff: options.backoff } : {}),
   });
   const context: ActionContext = { client, store, poller, now };
-  const sender = new TextSender(context);
+  const sender = new TextSender(context, options.outbox);
   return {
     store,
     budget,
@@ -87,7 +90,10 @@ export function createSession(options: SessionOptions): Session {
     client,
     approve: (actionId) => approveAction(context, actionId),
     draft: (reviewId) => draftReply(context, reviewId),
-    start: () => poller.start(),
+    start: () => {
+      poller.start();
+      void sender.resume();
+    },
     close: () => {
       poller.stop();
       sender.close();

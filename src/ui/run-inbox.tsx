@@ -6,6 +6,7 @@
 import { render } from 'ink';
 import { redact } from '../api/errors.js';
 import { VERSION } from '../cli/version.js';
+import { OutboxFile } from '../outbox/outbox-file.js';
 import { createSession } from '../session/create-session.js';
 import { createInboxUi } from './inbox-ui.js';
 import { enterFullScreen } from './terminal.js';
@@ -32,6 +33,8 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
     columns: stdout.columns ?? 80,
     rows: stdout.rows ?? 24,
     client: { userAgent: `shop-inbox/${VERSION}` },
+    // The demo's simulator lives and dies with this process: nothing to resume.
+    ...(options.demo ? {} : { outbox: OutboxFile.forShop(process.env, options.baseUrl, options.apiKey) }),
   });
   const screen = enterFullScreen({ stdout, stdin });
 

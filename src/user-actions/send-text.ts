@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
+import type { OutboxPersistence } from '../outbox/outbox-file.js';
 import type { ComposerTarget, OutgoingText } from '../store/app-store.js';
 import { lineOf } from '../store/line-editor.js';
 import { type ActionContext, enterReadOnlyFromServer, notify } from './context.js';
@@ -28,8 +29,58 @@ const TRANSIENT = new Set(['network', 'timeout', 'server', 'rate_limited']);
 export class TextSender {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private closed = false;
+  private lastSave: Promise<void> = Promise.resolve();
 
-  constructor(private readonly context: ActionContext) {}
+  constructor(
+    private readonly context: ActionContext,
+    /** Where confirmed texts wait until they are known sent; none in the demo. */
+    private readonly persistence?: OutboxPersistence,
+  ) {}
+
+  /**
+   * Takes over the texts a previous run confirmed but could not confirm sent:
+   * the same key and body are tried again, so the service sends nothing twice.
+   */
+  async resume(): Promise<void> {
+    // A read-only process (a monitoring screen) leaves the outbox to the one that can send.
+    if (!this.persistence || this.context.client.readOnly) return;
+    let texts: OutgoingText[];
+    try {
+      texts = await this.persistence.load();
+    } catch (error) {
+      notify(this.context, `Could not read the outbox: ${(error as Error).message}`, 'warning');
+      return;
+    }
+    if (texts.length === 0) return;
+    const { now } = this.context;
+    const resumed = texts.map((text): OutgoingText => {
+      const expired = now() - text.confirmedAt >= AUTO_RETRY_WINDOW_MS;
+      return expired
+        ? {
+            ...text,
+            state: 'failed',
+            finishedAt: now(),
+            reason:
+              'Confirmed over 23 h ago and never confirmed sent: check the thread before sending again.',
+          }
+        : {
+            ...text,
+            state: 'waiting',
+            reason: 'confirmed in an earlier session; trying again with the same key',
+          };
+    });
+    this.context.store.setState((state) => ({ outbox: trim([...state.outbox, ...resumed]) }));
+    await this.persist();
+    const waiting = resumed.filter((text) => text.state === 'waiting');
+    if (waiting.length > 0) {
+      notify(
+        this.context,
+        `Resuming ${waiting.length} unconfirmed ${waiting.length === 1 ? 'text' : 'texts'} from an earlier session.`,
+        'warning',
+      );
+    }
+    for (const text of waiting) void this.attempt(text.localId);
+  }
 
   /** Confirmed by staff: fix the key and body now, then send. */
   confirm(target: ComposerTarget, body: string): OutgoingText {
@@ -51,7 +102,8 @@ export class TextSender {
       delete composed[target.contactId];
       return { outbox: trim([...state.outbox, text]), composed, prompt: undefined, composer: undefined };
     });
-    void this.attempt(text.localId);
+    // On disk before the first attempt: a crash after the text went out must retry with this key, not lose it.
+    void this.persist().then(() => this.attempt(text.localId));
     return text;
   }
 
@@ -60,6 +112,33 @@ export class TextSender {
     this.closed = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+  }
+
+  /** Resolves when the outbox on disk reflects every change so far (tests, quitting). */
+  saved(): Promise<void> {
+    return this.lastSave;
+  }
+
+  private persist(): Promise<void> {
+    this.lastSave = this.writeOutbox();
+    return this.lastSave;
+  }
+
+  /** Writes the texts still sending or waiting; a failure to write is shown, and sending goes on. */
+  private async writeOutbox(): Promise<void> {
+    if (!this.persistence) return;
+    const pending = this.context.store
+      .getState()
+      .outbox.filter((text) => text.state === 'sending' || text.state === 'waiting');
+    try {
+      await this.persistence.save(pending);
+    } catch (error) {
+      notify(
+        this.context,
+        `Could not save the outbox (${(error as Error).message}): a text being sent would not be retried after a crash.`,
+        'warning',
+      );
+    }
   }
 
   private update(localId: string, patch: Partial<OutgoingText>): OutgoingText | undefined {
@@ -89,6 +168,7 @@ export class TextSender {
         finishedAt: now(),
         reason: undefined,
       });
+      void this.persist();
       notify(
         this.context,
         result.replayed
@@ -118,6 +198,7 @@ export class TextSender {
       const wait = Math.max(step, ((error as ApiError).retryAfter ?? 0) * 1000);
       const retryAt = now() + wait;
       this.update(text.localId, { state: 'waiting', reason, retryAt });
+      void this.persist();
       notify(
         this.context,
         `Not confirmed yet for ${text.contactName}: ${reason} Trying again with the same key.`,
@@ -133,6 +214,7 @@ export class TextSender {
       reason: transient ? `${reason} Not retried after 23 h: check the thread before sending again.` : reason,
       finishedAt: now(),
     });
+    void this.persist();
     if (error instanceof ApiError && error.code === 'read_only' && !error.local)
       enterReadOnlyFromServer(this.context);
     if (!transient) this.restoreToComposer(text);
