@@ -9,6 +9,7 @@ import { enumLabel, oneLine } from '../format.js';
 export function Header() {
   const me = useAppState((state) => state.me.data);
   const readOnly = useAppState((state) => state.readOnly);
+  const narrow = useAppState((state) => state.columns < 100);
   const badge = readOnly ? (
     <Text color="black" backgroundColor="yellow" bold>
       {' [READ-ONLY] '}
@@ -43,13 +44,12 @@ export function Header() {
       </Box>
       <Box height={1} overflow="hidden">
         <Text wrap="truncate-end">
-          <Text bold>{me.inbox_pulse.open_leads}</Text> open leads ·{' '}
-          <Text bold>{me.inbox_pulse.needs_callback}</Text> callbacks ·{' '}
-          <Text bold>{me.reviews_pulse.unreplied}</Text> unreplied reviews ·{' '}
+          <Text bold>{me.inbox_pulse.open_leads}</Text> open leads · <Text bold>{me.inbox_pulse.needs_callback}</Text>{' '}
+          callbacks · <Text bold>{me.reviews_pulse.unreplied}</Text> unreplied reviews ·{' '}
           <Text bold color={me.pending_actions > 0 ? 'yellow' : undefined}>
             {me.pending_actions}
           </Text>{' '}
-          pending actions · credits {credits.remaining} of {credits.included} left
+          {narrow ? 'pending' : 'pending actions'} · {credits.remaining}/{credits.included} credits
         </Text>
       </Box>
     </Box>

@@ -123,8 +123,8 @@ export function StatusBar() {
       <Box height={1} overflow="hidden">
         <Text dimColor wrap="truncate-end">
           {hintsFor(state)
-            .map((binding) => `${binding.keys} ${binding.does}`)
-            .join('  ·  ')}
+            .map((binding) => `${binding.keys.split(" ")[0]} ${binding.hint}`)
+            .join(' · ')}
         </Text>
       </Box>
     </Box>

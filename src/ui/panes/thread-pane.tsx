@@ -149,7 +149,7 @@ export function ThreadPane({
         </Text>
       )}
       <Text dimColor wrap="truncate-end">
-        {entries.length} texts, oldest first · bodies come truncated by the service
+        {entries.length} {entries.length === 1 ? 'text' : 'texts'}, oldest first · bodies come truncated by the service
       </Text>
       <Box flexDirection="column" overflow="hidden" height={Math.max(1, contentRows - headerRows)}>
         {entries.length === 0 ? <Text dimColor>No texts yet.</Text> : null}
