@@ -36,6 +36,9 @@ export interface PollerOptions {
 
 const DEFAULT_BACKOFF = { baseMs: 2_000, maxMs: 60_000 };
 
+/** A thread shown because the selection moved onto it is read once the selection rests this long. */
+const LEAD_SETTLE_MS = 200;
+
 /** Part of the budget kept free for what staff do (sends, approvals, refresh keys). */
 const RESERVED_FOR_USERS = 0.2;
 
@@ -50,6 +53,8 @@ export class Poller {
   private readonly random: () => number;
   /** When each slot was last read (successfully or not). */
   private readonly lastRead = new Map<string, number>();
+  /** When each never-read lead first came on screen: holding j in the wide inbox must not read every lead passed. */
+  private readonly firstVisible = new Map<string, number>();
   /** Slots asked for by a key press: read before anything else, budget permitting. */
   private readonly urgent = new Map<string, Slot>();
   private failures = 0;
@@ -142,8 +147,17 @@ export class Poller {
     if (urgentKey !== undefined && urgentSlot) return { slot: urgentSlot, dueAt: this.now(), urgent: true };
     let best: { slot: Slot; dueAt: number; urgent: boolean } | undefined;
     for (const { slot, everyMs } of plan(this.store.getState(), this.intervals)) {
-      const last = this.lastRead.get(slotKey(slot));
-      const dueAt = last === undefined ? 0 : last + everyMs;
+      const key = slotKey(slot);
+      const last = this.lastRead.get(key);
+      let dueAt = last === undefined ? 0 : last + everyMs;
+      if (last === undefined && slot.kind === 'lead') {
+        const since = this.firstVisible.get(key) ?? this.now();
+        if (!this.firstVisible.has(key)) {
+          this.firstVisible.clear();
+          this.firstVisible.set(key, since);
+        }
+        dueAt = since + LEAD_SETTLE_MS;
+      }
       if (!best || dueAt < best.dueAt) best = { slot, dueAt, urgent: false };
     }
     return best;
@@ -157,6 +171,10 @@ export class Poller {
     const next = this.next();
     if (!next) return;
     if (next.dueAt > now) return this.sleepUntil(next.dueAt);
+    // Wait for the budget (or a 429's pause) here, not inside the call, whose
+    // deadline would turn a long wait into a "timeout" and the status into "offline".
+    const slotAt = this.budget.nextSlotAt();
+    if (slotAt > now) return this.sleepUntil(slotAt);
     // Background reads leave part of the budget to staff; a key press may use it.
     const reserve = Math.ceil(this.budget.maxPerMinute * RESERVED_FOR_USERS);
     if (!next.urgent && this.budget.available <= reserve) {

@@ -1,0 +1,268 @@
+/**
+ * The background poller against the simulator over a real socket (session,
+ * budget, client, store; no UI): what is on screen is read more often than
+ * what is not, one read at a time, refresh keys read now, and the budget (and
+ * the share kept for staff) holds.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RefreshIntervals } from '../../src/poller/refresh-plan.js';
+import { createSession, type Session, type SessionOptions } from '../../src/session/create-session.js';
+import type { LoggedRequest } from '../../src/sim/request-log.js';
+import type { SimulatorOptions } from '../../src/sim/simulator.js';
+import type { AppState } from '../../src/store/app-store.js';
+import { startSim, type TestSim } from '../support/sim.js';
+
+const FAST: RefreshIntervals = { visibleMs: 100, headerMs: 200, backgroundMs: 2_000, rareMs: 5_000 };
+/** Nothing is due again within a test's time once everything was read once. */
+const SLOW: RefreshIntervals = { visibleMs: 60_000, headerMs: 60_000, backgroundMs: 60_000, rareMs: 60_000 };
+
+/** Every slot of the default screen (inbox focused, 80 columns): each read once on start. */
+const FIRST_PASS = 9;
+
+const sessions: Session[] = [];
+afterEach(() => {
+  for (const session of sessions.splice(0)) session.close();
+});
+
+interface Timed extends LoggedRequest {
+  /** When the simulator received it (Date.now()). */
+  at: number;
+}
+
+interface Running {
+  s: TestSim;
+  session: Session;
+  /** Requests as the simulator logged them, with the time each arrived. */
+  log: Timed[];
+  state(): AppState;
+  count(path: string, query?: string): number;
+  /** Most slots that were loading at the same moment, since start. */
+  readonly maxLoading: number;
+  waitUntil(condition: () => boolean, timeoutMs?: number): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function loadingSlots(state: AppState): number {
+  const all = [
+    state.me,
+    state.today,
+    state.billing,
+    state.texting,
+    state.reviews,
+    state.contacts,
+    ...Object.values(state.inbox),
+    ...Object.values(state.actions),
+    ...Object.values(state.leads),
+  ];
+  return all.filter((loaded) => loaded.loading).length;
+}
+
+async function startPolling(
+  options: Partial<SessionOptions> & { simOptions?: SimulatorOptions; start?: boolean } = {},
+): Promise<Running> {
+  const { simOptions, start = true, ...sessionOptions } = options;
+  const s = await startSim(simOptions);
+  const log: Timed[] = [];
+  const add = s.sim.requests.add.bind(s.sim.requests);
+  s.sim.requests.add = (entry) => {
+    // The same object the simulator fills in with the status later.
+    log.push(Object.assign(entry, { at: Date.now() }));
+    add(entry);
+  };
+  const session = createSession({
+    baseUrl: s.baseUrl,
+    apiKey: s.sim.tokens.write,
+    backoff: { baseMs: 100, maxMs: 400 },
+    client: { retry: { baseDelayMs: 1, maxDelayMs: 5 } },
+    ...sessionOptions,
+  });
+  sessions.push(session);
+  let maxLoading = 0;
+  session.store.subscribe((state) => {
+    maxLoading = Math.max(maxLoading, loadingSlots(state));
+  });
+  if (start) session.start();
+  return {
+    s,
+    session,
+    log,
+    state: () => session.store.getState(),
+    count: (path, query) =>
+      log.filter((r) => r.path === `/v1${path}` && (query === undefined || r.query.includes(query))).length,
+    get maxLoading() {
+      return maxLoading;
+    },
+    async waitUntil(condition, timeoutMs = 5_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!condition()) {
+        if (Date.now() > deadline) {
+          throw new Error(
+            `timed out; requests so far:\n${log.map((r) => `${r.method} ${r.path}?${r.query} ${r.status}`).join('\n')}`,
+          );
+        }
+        await sleep(10);
+      }
+    },
+  };
+}
+
+describe('poller: what is read, and how often', () => {
+  it('reads the visible list often, the header less, billing once', async () => {
+    const p = await startPolling({ intervals: FAST });
+    await sleep(1_500);
+    const open = p.count('/inbox', 'filter=open');
+    const me = p.count('/me');
+    const billing = p.count('/billing');
+    const callbacks = p.count('/inbox', 'filter=callbacks');
+    expect(open).toBeGreaterThanOrEqual(6);
+    expect(me).toBeGreaterThanOrEqual(3);
+    expect(me).toBeLessThan(open);
+    expect(billing).toBe(1);
+    expect(callbacks).toBe(1);
+    expect(p.count('/texting')).toBe(1);
+    expect(p.count('/reviews')).toBe(1);
+    expect(p.count('/actions', 'status=pending_approval')).toBe(1);
+    expect(p.count('/today')).toBe(1);
+    expect(p.count('/contacts')).toBe(1);
+    // Every read succeeded and landed in the store.
+    expect(p.log.every((r) => r.status === 200)).toBe(true);
+    expect(p.state().inbox.open.data?.open_leads.length).toBeGreaterThan(0);
+    expect(p.state().billing.data).toBeDefined();
+    expect(p.state().connection).toEqual({ state: 'ok' });
+  });
+
+  it('reads the reviews often once the reviews pane has focus', async () => {
+    const p = await startPolling({ intervals: FAST });
+    await p.waitUntil(() => p.count('/reviews') === 1 && p.count('/billing') === 1);
+    await sleep(600);
+    const reviewsBefore = p.count('/reviews');
+    expect(reviewsBefore).toBe(1);
+    const openBefore = p.count('/inbox', 'filter=open');
+
+    p.session.store.setState({ focus: 'reviews' });
+    await sleep(1_000);
+    expect(p.count('/reviews') - reviewsBefore).toBeGreaterThanOrEqual(4);
+    // The inbox went back to its background interval (2 s): at most one more read.
+    expect(p.count('/inbox', 'filter=open') - openBefore).toBeLessThanOrEqual(1);
+  });
+
+  it('reads the open thread when one is opened, and keeps reading it while it is on screen', async () => {
+    const p = await startPolling({ intervals: FAST });
+    await p.waitUntil(() => p.state().inbox.open.data !== undefined);
+    const lead = p.state().inbox.open.data?.open_leads[0];
+    expect(lead).toBeDefined();
+    p.session.store.setState({ focus: 'thread', openLeadId: lead?.id });
+    await sleep(700);
+    expect(p.count(`/leads/${lead?.id}`)).toBeGreaterThanOrEqual(3);
+    expect(p.state().leads[lead?.id ?? '']?.data).toBeDefined();
+  });
+
+  it('makes one read at a time, even with a slow API', async () => {
+    const p = await startPolling({ intervals: FAST, simOptions: { faults: { latencyMs: 40 } } });
+    // Refresh keys and invalidations while reads are in flight do not start parallel reads.
+    for (let i = 0; i < 5; i += 1) {
+      p.session.poller.refreshAll();
+      p.session.poller.refreshVisible();
+      await sleep(50);
+    }
+    await sleep(500);
+    expect(p.log.length).toBeGreaterThanOrEqual(10);
+    expect(p.maxLoading).toBe(1);
+    // And on the wire: each request arrived only after the previous one was answered.
+    const gaps = p.log.slice(1).map((r, i) => r.at - (p.log[i]?.at ?? 0));
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(35);
+  });
+});
+
+describe('poller: refresh keys', () => {
+  it('refreshVisible reads what the focused pane shows now, refreshAll reads everything', async () => {
+    const p = await startPolling({ intervals: SLOW });
+    await p.waitUntil(() => p.log.length === FIRST_PASS && p.log.every((r) => r.status === 200));
+    await sleep(200);
+    expect(p.log).toHaveLength(FIRST_PASS);
+
+    const before = Date.now();
+    p.session.poller.refreshVisible();
+    await p.waitUntil(() => p.count('/inbox', 'filter=open') === 2, 1_000);
+    expect(Date.now() - before).toBeLessThan(500);
+    await sleep(150);
+    expect(p.log).toHaveLength(FIRST_PASS + 1);
+
+    p.session.store.setState({ focus: 'today' });
+    await sleep(100);
+    p.session.poller.refreshVisible();
+    await p.waitUntil(
+      () => p.count('/billing') === 2 && p.count('/texting') === 2 && p.count('/today') === 2,
+    );
+
+    const beforeAll = p.log.length;
+    p.session.poller.refreshAll();
+    await p.waitUntil(() => p.log.length === beforeAll + FIRST_PASS, 2_000);
+    await sleep(150);
+    expect(p.log).toHaveLength(beforeAll + FIRST_PASS);
+    const paths = new Set(
+      p.log.slice(beforeAll).map((r) => `${r.path}?${r.query.replace(/&?limit=\d+/, '')}`),
+    );
+    expect(paths.size).toBe(FIRST_PASS);
+  });
+});
+
+describe('poller: the request budget', () => {
+  it('sends no more than maxRpm requests in the first 3 s, however short the intervals', async () => {
+    const p = await startPolling({
+      maxRpm: 8,
+      intervals: { visibleMs: 10, headerMs: 10, backgroundMs: 10, rareMs: 10 },
+    });
+    await sleep(3_000);
+    expect(p.log.length).toBeGreaterThan(0);
+    expect(p.log.length).toBeLessThanOrEqual(8);
+    // The poller itself stops short of the budget, keeping a share for staff.
+    expect(p.session.budget.usedInLastMinute).toBe(p.log.length);
+    expect(p.session.budget.available).toBeGreaterThanOrEqual(1);
+  });
+
+  it('refresh keys use the budget too: never more than maxRpm, the rest waits', async () => {
+    // A short call deadline: waiting for the budget is not "no answer from the API".
+    const p = await startPolling({ maxRpm: 12, intervals: SLOW, client: { deadlineMs: 400 } });
+    await p.waitUntil(() => p.log.length === FIRST_PASS && p.log.every((r) => r.status === 200));
+    const states = new Set<string>();
+    p.session.store.subscribe((state) => states.add(state.connection.state));
+    for (let i = 0; i < 3; i += 1) {
+      p.session.poller.refreshAll();
+      await sleep(100);
+    }
+    await sleep(900);
+    expect(p.log).toHaveLength(12);
+    expect(p.session.budget.available).toBe(0);
+    expect(p.state().connection).toEqual({ state: 'ok' });
+    expect([...states]).toEqual(['ok']);
+    // What waits for the budget is not shown as failed either.
+    const failures = [p.state().me, p.state().billing, p.state().reviews, ...Object.values(p.state().inbox)]
+      .map((loaded) => loaded.error?.code)
+      .filter(Boolean);
+    expect(failures).toEqual([]);
+  });
+
+  it('leaves the reserved share free so a user write goes through at once', async () => {
+    const p = await startPolling({
+      maxRpm: 5,
+      intervals: { visibleMs: 10, headerMs: 10, backgroundMs: 10, rareMs: 10 },
+    });
+    // The poller reads until only the reserve (1 of 5) is left, then waits.
+    await p.waitUntil(() => p.log.length === 4);
+    await sleep(500);
+    expect(p.log).toHaveLength(4);
+
+    const action = p.s.sim.shops.main.actions.find((a) => a.status === 'pending_approval');
+    expect(action).toBeDefined();
+    const before = Date.now();
+    await p.session.approve(action?.id ?? '');
+    expect(Date.now() - before).toBeLessThan(1_000);
+    expect(p.state().decisions[action?.id ?? '']?.state).toBe('done');
+    const writes = p.log.filter((r) => r.method === 'POST');
+    expect(writes).toHaveLength(1);
+    expect(writes[0]?.status).toBe(200);
+    expect(p.log).toHaveLength(5);
+  });
+});

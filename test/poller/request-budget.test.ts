@@ -1,0 +1,303 @@
+/**
+ * The process-wide request scheduler, on an injected clock and timers: at most
+ * N starts in any 60 s window, staff actions before polls, a 429's pause holds
+ * everything (and is never shortened), an abort while waiting gives the place
+ * back, and closing rejects whoever is still waiting.
+ */
+import { describe, expect, it } from 'vitest';
+import { RequestBudget, type RequestPriority } from '../../src/poller/request-budget.js';
+
+const MINUTE = 60_000;
+
+/** A clock and timers the test moves by hand; due timers fire in order as time passes. */
+function fakeTime(start = 1_000_000) {
+  let current = start;
+  let nextId = 1;
+  const timers = new Map<number, { at: number; callback: () => void }>();
+  const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+  return {
+    now: () => current,
+    setTimer: (callback: () => void, ms: number) => {
+      const id = nextId++;
+      timers.set(id, { at: current + Math.max(0, ms), callback });
+      return id;
+    },
+    clearTimer: (timer: unknown) => {
+      timers.delete(timer as number);
+    },
+    get pendingTimers() {
+      return timers.size;
+    },
+    /** Moves the clock forward, firing each timer at its own time, and lets promises settle. */
+    async advance(ms: number) {
+      // Whatever was let through before the clock moves is recorded at the current time.
+      await flush();
+      const end = current + ms;
+      for (;;) {
+        let due: [number, { at: number; callback: () => void }] | undefined;
+        for (const entry of timers) {
+          if (entry[1].at <= end && (!due || entry[1].at < due[1].at)) due = entry;
+        }
+        if (!due) break;
+        timers.delete(due[0]);
+        current = Math.max(current, due[1].at);
+        due[1].callback();
+        await flush();
+      }
+      current = end;
+      await flush();
+    },
+    flush,
+  };
+}
+
+function budgetWith(maxPerMinute: number, time = fakeTime()) {
+  const budget = new RequestBudget({
+    maxPerMinute,
+    now: time.now,
+    setTimer: time.setTimer,
+    clearTimer: time.clearTimer,
+  });
+  return { budget, time };
+}
+
+/** Acquires and records the clock time at which the request was let through. */
+function track(budget: RequestBudget, time: ReturnType<typeof fakeTime>) {
+  const starts: Array<{ label: string; at: number }> = [];
+  const rejected: Array<{ label: string; reason: unknown }> = [];
+  const acquire = (label: string, priority: RequestPriority = 'poll', signal?: AbortSignal) =>
+    budget.acquire(priority, signal).then(
+      () => {
+        starts.push({ label, at: time.now() });
+      },
+      (reason: unknown) => {
+        rejected.push({ label, reason });
+      },
+    );
+  return { starts, rejected, acquire };
+}
+
+/** The most starts in any half-open 60 s window [t, t + 60 s). */
+function maxInAnyWindow(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0; i < sorted.length; i += 1) {
+    const from = sorted[i] ?? 0;
+    let count = 0;
+    for (let j = i; j < sorted.length && (sorted[j] ?? 0) < from + MINUTE; j += 1) count += 1;
+    most = Math.max(most, count);
+  }
+  return most;
+}
+
+describe('RequestBudget', () => {
+  it('refuses a budget that is not a whole number of at least 1', () => {
+    expect(() => new RequestBudget({ maxPerMinute: 0 })).toThrow(RangeError);
+    expect(() => new RequestBudget({ maxPerMinute: 2.5 })).toThrow(RangeError);
+  });
+
+  it('lets N requests start at once, then each next one when the oldest leaves the window', async () => {
+    const { budget, time } = budgetWith(3);
+    const { starts, acquire } = track(budget, time);
+    const t0 = time.now();
+    for (let i = 0; i < 5; i += 1) void acquire(`r${i}`);
+    await time.flush();
+    expect(starts.map((s) => s.label)).toEqual(['r0', 'r1', 'r2']);
+    expect(budget.available).toBe(0);
+    expect(budget.waiting).toBe(2);
+    expect(budget.usedInLastMinute).toBe(3);
+    expect(budget.nextSlotAt()).toBe(t0 + MINUTE);
+
+    await time.advance(MINUTE - 1);
+    expect(starts).toHaveLength(3);
+    await time.advance(1);
+    expect(starts.map((s) => s.label)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4']);
+    expect(starts.slice(3).every((s) => s.at === t0 + MINUTE)).toBe(true);
+    expect(budget.waiting).toBe(0);
+  });
+
+  it('never lets more than N start in any 60 s window, whatever the arrival pattern', async () => {
+    const { budget, time } = budgetWith(7);
+    const { starts, acquire } = track(budget, time);
+    // A deterministic, bursty pattern of arrivals over five minutes.
+    let seed = 42;
+    const random = () => {
+      seed = (Math.imul(seed, 1_664_525) + 1_013_904_223) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const pending: Array<Promise<void>> = [];
+    for (let step = 0; step < 300; step += 1) {
+      const burst = random() < 0.1 ? 6 : random() < 0.3 ? 1 : 0;
+      for (let i = 0; i < burst; i += 1) {
+        pending.push(acquire(`s${step}.${i}`, random() < 0.3 ? 'user' : 'poll'));
+      }
+      await time.advance(1_000);
+    }
+    await time.advance(30 * MINUTE);
+    await Promise.all(pending);
+    expect(starts).toHaveLength(pending.length);
+    expect(pending.length).toBeGreaterThan(40);
+    expect(maxInAnyWindow(starts.map((s) => s.at))).toBeLessThanOrEqual(7);
+    // And it does not waste the budget: some window is full.
+    expect(maxInAnyWindow(starts.map((s) => s.at))).toBe(7);
+  });
+
+  it('lets waiting user actions go before waiting polls, in arrival order within each', async () => {
+    const { budget, time } = budgetWith(1);
+    const { starts, acquire } = track(budget, time);
+    void acquire('first poll');
+    void acquire('poll 1');
+    void acquire('poll 2');
+    void acquire('user 1', 'user');
+    void acquire('poll 3');
+    void acquire('user 2', 'user');
+    await time.flush();
+    expect(starts.map((s) => s.label)).toEqual(['first poll']);
+    for (let i = 0; i < 5; i += 1) await time.advance(MINUTE);
+    expect(starts.map((s) => s.label)).toEqual([
+      'first poll',
+      'user 1',
+      'user 2',
+      'poll 1',
+      'poll 2',
+      'poll 3',
+    ]);
+  });
+
+  it('holds every request, user actions too, until a pause ends, even with budget left', async () => {
+    const { budget, time } = budgetWith(10);
+    const { starts, acquire } = track(budget, time);
+    const t0 = time.now();
+    budget.pauseUntil(t0 + 5_000);
+    expect(budget.pausedUntil).toBe(t0 + 5_000);
+    expect(budget.available).toBe(0);
+    expect(budget.nextSlotAt()).toBe(t0 + 5_000);
+    void acquire('poll');
+    void acquire('user', 'user');
+    await time.advance(4_999);
+    expect(starts).toEqual([]);
+    expect(budget.waiting).toBe(2);
+    await time.advance(1);
+    expect(starts).toEqual([
+      { label: 'user', at: t0 + 5_000 },
+      { label: 'poll', at: t0 + 5_000 },
+    ]);
+    expect(budget.pausedUntil).toBeUndefined();
+    expect(budget.available).toBe(8);
+  });
+
+  it('never shortens a pause: a shorter Retry-After arriving later leaves the longer one', async () => {
+    const { budget, time } = budgetWith(10);
+    const { starts, acquire } = track(budget, time);
+    const t0 = time.now();
+    budget.pauseUntil(t0 + 10_000);
+    budget.pauseUntil(t0 + 2_000);
+    expect(budget.pausedUntil).toBe(t0 + 10_000);
+    void acquire('poll');
+    await time.advance(2_000);
+    budget.pauseUntil(t0 + 3_000);
+    await time.advance(5_000);
+    expect(starts).toEqual([]);
+    // A longer one extends it.
+    budget.pauseUntil(t0 + 12_000);
+    await time.advance(3_000);
+    expect(starts).toEqual([]);
+    await time.advance(2_000);
+    expect(starts).toEqual([{ label: 'poll', at: t0 + 12_000 }]);
+  });
+
+  it('tells subscribers when a pause starts and when the waiting line changes', async () => {
+    const { budget, time } = budgetWith(1);
+    let calls = 0;
+    const unsubscribe = budget.subscribe(() => {
+      calls += 1;
+    });
+    budget.pauseUntil(time.now() + 1_000);
+    expect(calls).toBeGreaterThan(0);
+    const before = calls;
+    const controller = new AbortController();
+    const waiting = budget.acquire('poll', controller.signal).catch(() => undefined);
+    controller.abort();
+    await waiting;
+    expect(calls).toBeGreaterThan(before);
+    unsubscribe();
+    const after = calls;
+    budget.pauseUntil(time.now() + 5_000);
+    expect(calls).toBe(after);
+  });
+
+  it('rejects an abort while waiting with the reason, and gives its place to the next waiter', async () => {
+    const { budget, time } = budgetWith(2);
+    const { starts, rejected, acquire } = track(budget, time);
+    const t0 = time.now();
+    void acquire('a');
+    void acquire('b');
+    const controller = new AbortController();
+    const aborted = acquire('c', 'user', controller.signal);
+    void acquire('d');
+    await time.flush();
+    expect(budget.waiting).toBe(2);
+
+    const reason = new Error('staff pressed Esc');
+    controller.abort(reason);
+    await aborted;
+    expect(rejected).toEqual([{ label: 'c', reason }]);
+    expect(budget.waiting).toBe(1);
+
+    await time.advance(MINUTE);
+    // d takes the slot c would have had; c was never counted.
+    expect(starts.map((s) => s.label)).toEqual(['a', 'b', 'd']);
+    expect(starts[2]?.at).toBe(t0 + MINUTE);
+    expect(budget.usedInLastMinute).toBe(1);
+    expect(budget.available).toBe(1);
+    expect(budget.waiting).toBe(0);
+  });
+
+  it('rejects at once when the signal is already aborted, without counting it', async () => {
+    const { budget } = budgetWith(1);
+    const controller = new AbortController();
+    controller.abort(new Error('gone'));
+    await expect(budget.acquire('user', controller.signal)).rejects.toThrow('gone');
+    expect(budget.usedInLastMinute).toBe(0);
+    expect(budget.available).toBe(1);
+  });
+
+  it('an abort during a pause rejects without waiting for the pause to end', async () => {
+    const { budget, time } = budgetWith(5);
+    const { rejected, starts, acquire } = track(budget, time);
+    budget.pauseUntil(time.now() + 30_000);
+    const controller = new AbortController();
+    const waiting = acquire('poll', 'poll', controller.signal);
+    await time.advance(1_000);
+    controller.abort();
+    await waiting;
+    expect(rejected.map((r) => r.label)).toEqual(['poll']);
+    await time.advance(60_000);
+    expect(starts).toEqual([]);
+    expect(budget.usedInLastMinute).toBe(0);
+  });
+
+  it('close rejects every waiter with its reason and stops its timer', async () => {
+    const { budget, time } = budgetWith(1);
+    const { starts, rejected, acquire } = track(budget, time);
+    void acquire('a');
+    const controller = new AbortController();
+    const waiting = [acquire('b'), acquire('c', 'user', controller.signal)];
+    await time.flush();
+    expect(time.pendingTimers).toBe(1);
+    const reason = new Error('shutting down');
+    budget.close(reason);
+    await Promise.all(waiting);
+    expect(rejected).toEqual([
+      { label: 'c', reason },
+      { label: 'b', reason },
+    ]);
+    expect(time.pendingTimers).toBe(0);
+    expect(budget.waiting).toBe(0);
+    // The abort listener is gone: aborting later does nothing more.
+    controller.abort();
+    await time.advance(2 * MINUTE);
+    expect(starts.map((s) => s.label)).toEqual(['a']);
+    expect(rejected).toHaveLength(2);
+  });
+});
