@@ -2,7 +2,7 @@
  * The outbox on disk: texts staff confirmed that are not yet known to be
  * sent, each with its Idempotency-Key and exact body, so that a restart or a
  * crash resumes them with the same key (the service then sends nothing
- * twice) instead of losing them. One file per shop and key, mode 0600 in a
+ * twice) instead of losing them. One file per shop API, mode 0600 in a
  * 0700 directory: it holds customer names, numbers and texts.
  *
  * Several processes of one user may share the file: each rewrites only its
@@ -49,9 +49,12 @@ export class OutboxFile implements OutboxPersistence {
 
   constructor(readonly path: string) {}
 
-  /** The file of one shop and key; the key itself is only hashed into the name. */
-  static forShop(env: NodeJS.ProcessEnv, baseUrl: string, apiKey: string): OutboxFile {
-    const id = createHash('sha256').update(`${baseUrl}\n${apiKey}`).digest('hex').slice(0, 16);
+  /**
+   * The file of one shop's API. Named by its base URL, not its key: after the
+   * key is rotated (a 401), the texts still waiting resume with the new one.
+   */
+  static forShop(env: NodeJS.ProcessEnv, baseUrl: string): OutboxFile {
+    const id = createHash('sha256').update(baseUrl).digest('hex').slice(0, 16);
     return new OutboxFile(join(stateDir(env), `outbox-${id}.json`));
   }
 

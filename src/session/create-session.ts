@@ -80,8 +80,15 @@ export function createSession(options: SessionOptions): Session {
     ...(options.intervals ? { intervals: options.intervals } : {}),
     ...(options.backoff ? { backoff: options.backoff } : {}),
   });
-  const context: ActionContext = { client, store, poller, now };
+  const context: ActionContext = { client, store, poller, now, pausedUntil: () => budget.pausedUntil };
   const sender = new TextSender(context, options.outbox);
+  // A refused key or plan stops everything, texts waiting to be retried included (they stay in the outbox).
+  const stopOnFatal = store.subscribe((state) => {
+    if (state.fatal) {
+      stopOnFatal();
+      sender.close();
+    }
+  });
   return {
     store,
     budget,
@@ -95,6 +102,7 @@ export function createSession(options: SessionOptions): Session {
       void sender.resume();
     },
     close: () => {
+      stopOnFatal();
       poller.stop();
       sender.close();
       budget.close();

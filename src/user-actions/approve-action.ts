@@ -2,11 +2,13 @@
 import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
 import { failureOf } from '../poller/store-writes.js';
-import { type ActionContext, enterReadOnlyFromServer, notify } from './context.js';
+import { type ActionContext, enterReadOnlyFromServer, notify, pausedMessage } from './context.js';
 
 export async function approveAction(context: ActionContext, actionId: string): Promise<void> {
   const { store, client } = context;
   if (store.getState().decisions[actionId]?.state === 'approving') return;
+  const paused = pausedMessage(context);
+  if (paused) return notify(context, `Not approved yet: ${paused}`, 'warning');
   const setDecision = (decision: ReturnType<typeof store.getState>['decisions'][string]) =>
     store.setState((state) => ({ decisions: { ...state.decisions, [actionId]: decision } }));
   setDecision({ state: 'approving', at: context.now() });

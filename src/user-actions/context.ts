@@ -8,6 +8,16 @@ export interface ActionContext {
   store: AppStore;
   poller: Pick<Poller, 'invalidate'>;
   now: () => number;
+  /** When a 429's pause of every request ends, if one is on: a write then waits or is refused at once. */
+  pausedUntil?: () => number | undefined;
+}
+
+/** "rate limited: try again in 12 s" when every request is paused, else undefined. */
+export function pausedMessage(context: ActionContext): string | undefined {
+  const until = context.pausedUntil?.();
+  if (until === undefined) return undefined;
+  const seconds = Math.max(1, Math.ceil((until - context.now()) / 1000));
+  return `the shop's API asked for a pause (rate limited): try again in ${seconds} s.`;
 }
 
 export function notify(context: ActionContext, text: string, tone: Notice['tone'] = 'info'): void {

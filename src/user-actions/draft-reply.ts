@@ -2,11 +2,13 @@
 import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
 import { failureOf } from '../poller/store-writes.js';
-import { type ActionContext, enterReadOnlyFromServer, notify } from './context.js';
+import { type ActionContext, enterReadOnlyFromServer, notify, pausedMessage } from './context.js';
 
 export async function draftReply(context: ActionContext, reviewId: string): Promise<void> {
   const { store, client } = context;
   if (store.getState().drafts[reviewId]?.state === 'drafting') return;
+  const paused = pausedMessage(context);
+  if (paused) return notify(context, `No draft yet: ${paused}`, 'warning');
   const previous = store.getState().drafts[reviewId]?.draft;
   const setDraft = (draft: ReturnType<typeof store.getState>['drafts'][string]) =>
     store.setState((state) => ({ drafts: { ...state.drafts, [reviewId]: draft } }));

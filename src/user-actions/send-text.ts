@@ -158,6 +158,19 @@ export class TextSender {
     const { client, now } = this.context;
     const text = this.context.store.getState().outbox.find((item) => item.localId === localId);
     if (!text || this.closed) return;
+    // Every request is paused (429): wait it out here rather than inside the call, whose deadline would expire.
+    const pausedUntil = this.context.pausedUntil?.();
+    if (pausedUntil !== undefined) {
+      this.update(localId, {
+        state: 'waiting',
+        reason: "the shop's API asked for a pause (rate limited); sending when it ends.",
+        retryAt: pausedUntil,
+      });
+      const timer = setTimeout(() => void this.attempt(localId), Math.max(0, pausedUntil - now()) + 50);
+      timer.unref?.();
+      this.timers.set(localId, timer);
+      return;
+    }
     this.update(localId, { state: 'sending', attempts: text.attempts + 1 });
     try {
       const result = await client.sendText(text.contactId, text.body, {
@@ -191,7 +204,15 @@ export class TextSender {
     const reason = error instanceof ApiError ? explainApiError(error) : String(error);
     const transient = error instanceof ApiError && TRANSIENT.has(error.code) && !error.local;
     const age = now() - text.confirmedAt;
-    if (transient && !this.closed && age < AUTO_RETRY_WINDOW_MS) {
+    if (transient && this.closed) {
+      // Stopped (quitting, or a refused key): the outbox file keeps it for the next run.
+      this.update(text.localId, {
+        state: 'waiting',
+        reason: `${reason} It will be tried again at the next start.`,
+      });
+      return;
+    }
+    if (transient && age < AUTO_RETRY_WINDOW_MS) {
       const attempts =
         this.context.store.getState().outbox.find((item) => item.localId === text.localId)?.attempts ?? 1;
       const step = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (attempts - 1));

@@ -66,7 +66,7 @@ describe('the outbox on disk', () => {
   it('holds the key and body before the first attempt, in a 0600 file, and forgets the text once sent', async () => {
     const t = await startSim();
     const env = { XDG_STATE_HOME: await stateHome() };
-    const outbox = OutboxFile.forShop(env, t.baseUrl, t.sim.tokens.write);
+    const outbox = OutboxFile.forShop(env, t.baseUrl);
     const { contact, sentCount } = contactWithLead(t);
     const first = session(t, outbox);
     // The send hangs: what is on disk while it is in flight is what a crash would leave.
@@ -100,7 +100,7 @@ describe('the outbox on disk', () => {
     const { contact, sentCount } = contactWithLead(t);
 
     // First run: the service sends the text, the answer is lost, and the process dies before retrying.
-    const first = session(t, OutboxFile.forShop(env, t.baseUrl, t.sim.tokens.write), 1);
+    const first = session(t, OutboxFile.forShop(env, t.baseUrl), 1);
     t.sim.faults.failNext({ kind: 'drop_response' });
     const text = first.sender.confirm(
       { contactId: contact.id, name: contact.name, phone: contact.phone },
@@ -112,7 +112,7 @@ describe('the outbox on disk', () => {
     expect(sentCount('Tech is 10 min away')).toBe(1);
 
     // Second run, a new process: it finds the text and tries again with the same key.
-    const second = session(t, OutboxFile.forShop(env, t.baseUrl, t.sim.tokens.write));
+    const second = session(t, OutboxFile.forShop(env, t.baseUrl));
     second.start();
     const outcome = await until(finished(second));
     expect(outcome).toMatchObject({
@@ -124,9 +124,7 @@ describe('the outbox on disk', () => {
     const posts = (await t.requests()).filter((request) => request.method === 'POST');
     expect(posts.map((post) => post.status)).toEqual([0, 200]);
     await second.sender.saved();
-    const stored = JSON.parse(
-      await readFile(OutboxFile.forShop(env, t.baseUrl, t.sim.tokens.write).path, 'utf8'),
-    );
+    const stored = JSON.parse(await readFile(OutboxFile.forShop(env, t.baseUrl).path, 'utf8'));
     expect(stored.texts).toEqual([]);
   });
 
@@ -134,7 +132,7 @@ describe('the outbox on disk', () => {
     const t = await startSim();
     const env = { XDG_STATE_HOME: await stateHome() };
     const { contact, sentCount } = contactWithLead(t);
-    const first = session(t, OutboxFile.forShop(env, t.baseUrl, t.sim.tokens.write), 1);
+    const first = session(t, OutboxFile.forShop(env, t.baseUrl), 1);
     t.sim.faults.failNext({ kind: 'reset' });
     first.sender.confirm(
       { contactId: contact.id, name: contact.name, phone: contact.phone },
@@ -145,7 +143,7 @@ describe('the outbox on disk', () => {
     first.close();
     expect(sentCount('Running late, 15 min')).toBe(0);
 
-    const second = session(t, OutboxFile.forShop(env, t.baseUrl, t.sim.tokens.write));
+    const second = session(t, OutboxFile.forShop(env, t.baseUrl));
     second.start();
     expect(await until(finished(second))).toMatchObject({ state: 'sent' });
     expect(sentCount('Running late, 15 min')).toBe(1);
@@ -154,7 +152,7 @@ describe('the outbox on disk', () => {
   it('does not retry a text confirmed more than 23 hours ago, and says so', async () => {
     const t = await startSim();
     const env = { XDG_STATE_HOME: await stateHome() };
-    const outbox = OutboxFile.forShop(env, t.baseUrl, t.sim.tokens.write);
+    const outbox = OutboxFile.forShop(env, t.baseUrl);
     const { contact, sentCount } = contactWithLead(t);
     const old: OutgoingText = {
       localId: 'old-1',
@@ -168,7 +166,7 @@ describe('the outbox on disk', () => {
       attempts: 1,
     };
     await outbox.save([old]);
-    const s = session(t, OutboxFile.forShop(env, t.baseUrl, t.sim.tokens.write));
+    const s = session(t, OutboxFile.forShop(env, t.baseUrl));
     s.start();
     const outcome = await until(finished(s));
     expect(outcome.state).toBe('failed');
@@ -180,7 +178,7 @@ describe('the outbox on disk', () => {
   it('leaves the outbox alone in a read-only process, and survives a corrupt file', async () => {
     const t = await startSim();
     const env = { XDG_STATE_HOME: await stateHome() };
-    const outbox = OutboxFile.forShop(env, t.baseUrl, t.sim.tokens.write);
+    const outbox = OutboxFile.forShop(env, t.baseUrl);
     const { contact } = contactWithLead(t);
     await outbox.save([
       {
@@ -199,7 +197,7 @@ describe('the outbox on disk', () => {
       baseUrl: t.baseUrl,
       apiKey: t.sim.tokens.write,
       readOnly: true,
-      outbox: OutboxFile.forShop(env, t.baseUrl, t.sim.tokens.write),
+      outbox: OutboxFile.forShop(env, t.baseUrl),
     });
     sessions.push(readOnly);
     await readOnly.sender.resume();
@@ -207,6 +205,35 @@ describe('the outbox on disk', () => {
     expect(JSON.parse(await readFile(outbox.path, 'utf8')).texts).toHaveLength(1);
 
     await writeFile(outbox.path, '{not json', { mode: 0o600 });
-    expect(await OutboxFile.forShop(env, t.baseUrl, t.sim.tokens.write).load()).toEqual([]);
+    expect(await OutboxFile.forShop(env, t.baseUrl).load()).toEqual([]);
+  });
+});
+
+describe('the outbox across a key rotation', () => {
+  it('resumes a waiting text with the new key after the old one was rotated', async () => {
+    const t = await startSim();
+    const env = { XDG_STATE_HOME: await stateHome() };
+    const { contact, sentCount } = contactWithLead(t);
+    const first = session(t, OutboxFile.forShop(env, t.baseUrl), 1);
+    t.sim.faults.failNext({ kind: 'reset' });
+    first.sender.confirm(
+      { contactId: contact.id, name: contact.name, phone: contact.phone },
+      'Key rotated text',
+    );
+    await until(() => first.store.getState().outbox.find((item) => item.state === 'waiting'));
+    await first.sender.saved();
+    first.close();
+
+    const newKey = t.sim.rotateToken('write');
+    const second = createSession({
+      baseUrl: t.baseUrl,
+      apiKey: newKey,
+      outbox: OutboxFile.forShop(env, t.baseUrl),
+      client: { retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 5 } },
+    });
+    sessions.push(second);
+    await second.sender.resume();
+    expect(await until(finished(second))).toMatchObject({ state: 'sent' });
+    expect(sentCount('Key rotated text')).toBe(1);
   });
 });
