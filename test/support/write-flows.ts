@@ -1,0 +1,223 @@
+/**
+ * Helpers for the write-flow tests (compose/send, approve, draft, read-only,
+ * quit): what the client really put on the wire, a way to hold a write in
+ * flight, faults aimed at the next write only, and keyboard shortcuts to reach
+ * a given lead or contact the way staff would.
+ */
+import { afterEach, vi } from 'vitest';
+import type { Fault } from '../../src/sim/faults.js';
+import type { LoggedRequest } from '../../src/sim/request-log.js';
+import type { Simulator } from '../../src/sim/simulator.js';
+import type { AppState } from '../../src/store/app-store.js';
+import { selectedContact, selectedLead } from '../../src/store/selectors.js';
+import { oneLine } from '../../src/ui/format.js';
+import type { TestTui } from './tui.js';
+import { KEYS } from './tui.js';
+
+/** A write request as the client sent it (method, path, headers that matter, JSON body). */
+export interface WireWrite {
+  method: string;
+  path: string;
+  idempotencyKey: string | null;
+  body: unknown;
+}
+
+export interface WireRecorder {
+  /** Every non-GET request to the simulator's /v1, in the order they left the process. */
+  readonly writes: WireWrite[];
+  /**
+   * Holds every later write (or, given `which`, every later request it
+   * matches) before it reaches the network, until `release()`.
+   */
+  hold(which?: (request: Request) => boolean): void;
+  /** Lets held requests (and later ones) go. */
+  release(): void;
+  /** How many requests are waiting at the gate. */
+  readonly held: number;
+}
+
+/**
+ * Wraps the global fetch (ky reads it for every request) to record writes
+ * bound for `baseUrl`. Other requests pass untouched. Restored after each test.
+ */
+export function recordWire(baseUrl: string): WireRecorder {
+  const original = globalThis.fetch;
+  const writes: WireWrite[] = [];
+  const isWrite = (request: Request) => request.method !== 'GET';
+  let gate: Promise<void> | undefined;
+  let open: (() => void) | undefined;
+  let holds = isWrite;
+  let held = 0;
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    if (!request.url.startsWith(baseUrl)) return original(input, init);
+    if (isWrite(request)) {
+      const text = await request.clone().text();
+      writes.push({
+        method: request.method,
+        path: new URL(request.url).pathname.replace(/^\/v1/, ''),
+        idempotencyKey: request.headers.get('idempotency-key'),
+        body: text ? JSON.parse(text) : undefined,
+      });
+    }
+    if (gate && holds(request)) {
+      held += 1;
+      await gate;
+      held -= 1;
+    }
+    return original(input, init);
+  });
+  return {
+    writes,
+    hold(which = isWrite) {
+      holds = which;
+      gate ??= new Promise<void>((resolve) => {
+        open = resolve;
+      });
+    },
+    release() {
+      open?.();
+      gate = undefined;
+      open = undefined;
+    },
+    get held() {
+      return held;
+    },
+  };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/**
+ * The next request the simulator handles that `matches` meets `fault`,
+ * whatever other reads the poller makes meanwhile. (The simulator logs a
+ * request, then draws its fault, in one synchronous step: the last logged
+ * request is the current one.)
+ */
+export function faultOnNext(
+  sim: Simulator,
+  matches: (request: LoggedRequest) => boolean,
+  fault: Fault,
+): void {
+  const draw = sim.faults.draw.bind(sim.faults);
+  let armed = true;
+  sim.faults.draw = () => {
+    const current = sim.requests.list().at(-1);
+    if (armed && current && matches(current)) {
+      armed = false;
+      return fault;
+    }
+    return draw();
+  };
+}
+
+/** The next write request (not GET) the simulator handles meets `fault`. */
+export function faultOnNextWrite(sim: Simulator, fault: Fault): void {
+  faultOnNext(sim, (request) => request.method !== 'GET', fault);
+}
+
+/** Non-GET requests the simulator logged to this path pattern. */
+export async function writesTo(tui: TestTui, pattern: RegExp) {
+  return (await tui.writes()).filter((write) => pattern.test(write.path));
+}
+
+/** Every list the poller reads at start-up has arrived and nothing is loading. */
+export function startupLoaded(state: AppState): boolean {
+  const all = [
+    state.me,
+    state.today,
+    state.billing,
+    state.texting,
+    state.inbox.open,
+    state.inbox.callbacks,
+    state.contacts,
+    state.reviews,
+    state.actions.pending_approval,
+  ];
+  return all.every((loaded) => loaded.updatedAt !== undefined && !loaded.loading);
+}
+
+export async function waitStartup(tui: TestTui): Promise<void> {
+  await tui.waitFor((_frame, state) => startupLoaded(state));
+}
+
+/** Selects, in the inbox, the first lead of the contact with this phone (the inbox filter, as staff would). */
+export async function selectLeadByPhone(tui: TestTui, phone: string): Promise<void> {
+  // esc clears a filter typed before; then the phone, which only this contact's leads match.
+  await tui.press('1', '/', KEYS.escape, '/', phone, KEYS.enter);
+  await tui.waitFor((_frame, state) => selectedLead(state)?.caller_phone === phone);
+}
+
+/** Selects a contact in the Contacts pane by searching for its phone. */
+export async function selectContactByPhone(tui: TestTui, phone: string): Promise<void> {
+  await tui.press('5', '/', KEYS.escape, '/', phone, KEYS.enter);
+  await tui.waitFor(
+    (_frame, state) =>
+      state.contacts.query === phone && !state.contacts.loading && selectedContact(state)?.phone === phone,
+  );
+}
+
+/** Waits until the composer is open for this contact, and on screen. */
+export async function waitComposer(tui: TestTui, contactId: string): Promise<string> {
+  return tui.waitFor(
+    (frame, state) =>
+      state.composer?.contactId === contactId && frame.includes(`To ${oneLine(state.composer.name)} (`),
+  );
+}
+
+/** The text typed for a contact, as the store holds it. */
+export const composedText = (tui: TestTui, contactId: string): string =>
+  tui.state().composed[contactId]?.text ?? '';
+
+/**
+ * Writes each chunk to the terminal back to back, without letting Ink or
+ * React run in between (as a fast typist or a slow event loop delivers keys),
+ * then lets everything settle.
+ */
+export async function typeBackToBack(tui: TestTui, chunks: readonly string[]): Promise<void> {
+  // press() writes its first chunk synchronously, before its first await:
+  // starting them all before awaiting any puts every chunk on stdin at once.
+  await Promise.all(chunks.map((chunk) => tui.press(chunk)));
+}
+
+/** The contact (in the simulator's world) of a seeded lead. */
+export function simContactOfLead(sim: Simulator, leadId: string, shop = sim.shops.main) {
+  const lead = shop.leads.find((candidate) => candidate.id === leadId);
+  const contact = shop.contacts.find((candidate) => candidate.id === lead?.contactId);
+  if (!lead || !contact) throw new Error(`no seeded lead ${leadId}`);
+  return { lead, contact };
+}
+
+/** Outbound messages the simulator holds for a contact, across all of their leads. */
+export function outboundTo(sim: Simulator, contactId: string, shop = sim.shops.main) {
+  return shop.leads
+    .filter((lead) => lead.contactId === contactId)
+    .flatMap((lead) => lead.messages.filter((message) => message.direction === 'outbound'));
+}
+
+/** The latest consent record of a phone in the simulator: true, false, or null when there is none. */
+export function simConsent(sim: Simulator, phone: string, shop = sim.shops.main): boolean | null {
+  const records = shop.consents
+    .filter((record) => record.phone === phone)
+    .sort((a, b) => a.recordedAt - b.recordedAt);
+  return records.at(-1)?.smsInitial ?? null;
+}
+
+/**
+ * An open lead of the inbox (as the app has it) whose contact matches, with
+ * a phone no other contact's lead shares (so a phone filter selects it).
+ */
+export function inboxLeadWhere(
+  tui: TestTui,
+  test: (contact: { id: string; name: string; phone: string }) => boolean,
+) {
+  const rows = tui.state().inbox.open.data?.open_leads ?? [];
+  for (const row of rows) {
+    const { contact } = simContactOfLead(tui.s.sim, row.id);
+    if (!/^[\p{L} .'-]+$/u.test(contact.name)) continue;
+    if (test(contact)) return { leadId: row.id, contact };
+  }
+  throw new Error('no lead in the inbox fits');
+}
