@@ -12,6 +12,7 @@ import {
   type AppState,
   type AppStore,
   type ComposerTarget,
+  isWide,
   PANES,
   type PaneId,
 } from '../store/app-store.js';
@@ -27,6 +28,7 @@ import {
 } from '../store/line-editor.js';
 import { markSeen, type SeenKind } from '../store/seen.js';
 import {
+  leadIdForPhone,
   listLength,
   openLead,
   pageSize,
@@ -65,12 +67,28 @@ const PASTE_END = '[201~';
 
 const isBackspace = (input: string, key: Key) => key.backspace || key.delete || input === '\b';
 
+/**
+ * One key of a chunk read together ("jj\r", "\t\t", ctrl-d twice), as Ink reports that key alone:
+ * Ink parses only a whole chunk, so tab, enter and ctrl-letters inside one arrive as bare characters.
+ */
+function keyOf(char: string, chunk: Key): [string, Key] {
+  const bare: Key = { ...chunk, tab: false, return: false, ctrl: false, backspace: false, delete: false };
+  if (char === '\t') return ['', { ...bare, tab: true }];
+  if (char === '\r' || char === '\n') return ['', { ...bare, return: true }];
+  if (char === '\u007f') return ['', { ...bare, delete: true }];
+  const code = char.codePointAt(0) ?? 0;
+  if (code >= 1 && code <= 26) return [String.fromCodePoint(code + 96), { ...bare, ctrl: true }];
+  return [char, { ...bare, shift: /^[A-Z]$/.test(char) }];
+}
+
 export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
   const { store } = deps;
   const get = store.getState;
   const set = store.setState;
   let pasting = false;
   let searchTimer: NodeJS.Timeout | undefined;
+  /** After c on a lead not read yet: what is typed until its composer opens, kept for it. */
+  let awaitingComposer: { leadId: string; typed: LineText } | undefined;
 
   const focusPane = (pane: PaneId) => {
     const state = get();
@@ -85,6 +103,14 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
     const current = Math.min(state.cursors[state.focus], Math.max(0, length - 1));
     const next = Math.max(0, Math.min(length - 1, to(current, length)));
     set({ cursors: { ...state.cursors, [state.focus]: next } });
+    // Side by side, the thread follows the selection.
+    if (state.focus === 'inbox' && isWide(state)) followSelection();
+  };
+
+  const followSelection = () => {
+    const leadId = selectedLead(get())?.id;
+    if (leadId === get().openLeadId) return;
+    set((state) => ({ openLeadId: leadId, cursors: { ...state.cursors, thread: Number.MAX_SAFE_INTEGER } }));
   };
 
   const resetCursor = (pane: PaneId) => set((state) => ({ cursors: { ...state.cursors, [pane]: 0 } }));
@@ -133,6 +159,8 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
     if (text === get().contacts.query) return;
     set((state) => ({ contacts: { ...state.contacts, query: text } }));
     resetCursor('contacts');
+    // Read this query now, even if it was read before (esc back to ""): the list on screen is another query's.
+    deps.poller.request({ kind: 'contacts', query: text });
   };
 
   const searchChanged = (pane: PaneId) => {
@@ -202,7 +230,7 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
   };
 
   const requestQuit = () => {
-    const unsent = unsentCount(get());
+    const unsent = unsentCount(get()) + (awaitingComposer?.typed.text.trim() ? 1 : 0);
     if (unsent > 0) return set({ prompt: { kind: 'confirm-quit', unsent }, helpOpen: false });
     deps.quit();
   };
@@ -220,7 +248,12 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
     if (state.readOnly) return;
     if (state.focus === 'contacts') {
       const contact = selectedContact(state);
-      if (contact) openComposer(targetFromContact(state, contact));
+      if (!contact) return;
+      const target = targetFromContact(state, contact);
+      openComposer(target);
+      // Consent comes only with a lead: read one of this number's, and the composer shows its record.
+      const leadId = target.consent === undefined ? leadIdForPhone(state, contact.phone) : undefined;
+      if (leadId) deps.poller.request({ kind: 'lead', id: leadId });
       return;
     }
     const leadId = state.focus === 'thread' ? state.openLeadId : selectedLead(state)?.id;
@@ -229,12 +262,20 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
     if (detail) return openComposer(targetFromLead(detail));
     // The inbox row has no contact id: the thread brings it, then the composer opens.
     openThread(leadId);
+    awaitingComposer = { leadId, typed: emptyLine };
+    // Wait for a read that ends after this key: an error left by an earlier failed read is not the answer.
+    const before = get().leads[leadId];
     const unsubscribe = store.subscribe((next) => {
       const loaded = next.leads[leadId];
-      if (loaded?.data || loaded?.error) {
+      if (loaded && loaded !== before && !loaded.loading && (loaded.data || loaded.error)) {
         unsubscribe();
-        if (loaded.data && next.openLeadId === leadId && !next.composer)
+        const waiting = awaitingComposer?.leadId === leadId ? awaitingComposer : undefined;
+        awaitingComposer = undefined;
+        if (waiting && loaded.data && next.openLeadId === leadId && !next.composer) {
           openComposer(targetFromLead(loaded.data));
+          const typed = waiting.typed.text;
+          if (typed) editComposed((line) => insertText(moveEnd(line), typed));
+        }
       }
     });
   };
@@ -272,7 +313,10 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
       return;
     }
     if (input === 'f' && pane === 'inbox') {
-      set({ inboxFilter: state.inboxFilter === 'open' ? 'callbacks' : 'open' });
+      set({
+        inboxFilter: state.inboxFilter === 'open' ? 'callbacks' : 'open',
+        ...(isWide(state) ? { openLeadId: undefined } : {}),
+      });
       return resetCursor('inbox');
     }
     if (state.readOnly) return;
@@ -286,7 +330,9 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
       const action = selectedAction(state);
       if (!action) return;
       if (action.status !== 'pending_approval') return;
-      if (state.decisions[action.id]?.state === 'approving') return;
+      // Approved already (the list may not be read again yet): a second decide could repeat its effects.
+      const decided = state.decisions[action.id]?.state;
+      if (decided === 'approving' || decided === 'done') return;
       set({
         prompt: {
           kind: 'confirm-approve',
@@ -297,6 +343,23 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
     }
   };
 
+  /** Keys between c and its composer opening are the start of the text (q is not quit); esc gives up. */
+  const awaitingKey = (input: string, key: Key) => {
+    const waiting = awaitingComposer;
+    if (!waiting) return;
+    if (key.escape) {
+      awaitingComposer = undefined;
+      return;
+    }
+    if (isBackspace(input, key)) {
+      waiting.typed = deleteBackward(waiting.typed);
+      return;
+    }
+    if (key.ctrl || key.meta || key.tab || key.return || key.upArrow || key.downArrow) return;
+    if (key.leftArrow || key.rightArrow || key.pageDown || key.pageUp) return;
+    if (input) waiting.typed = insertText(waiting.typed, input);
+  };
+
   const handleOne = (input: string, key: Key) => {
     const state = get();
     if (state.quitting) return;
@@ -305,7 +368,12 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
       return;
     }
     if (state.prompt) {
-      if (key.ctrl && input === 'c' && state.prompt.kind === 'confirm-quit') return deps.quit();
+      if (key.ctrl && input === 'c') {
+        if (state.prompt.kind === 'confirm-quit') return deps.quit();
+        // ctrl-c answers no to a send or an approval, then asks to quit (the text is kept).
+        promptKey('n', key);
+        return requestQuit();
+      }
       return promptKey(input, key);
     }
     if (key.ctrl && input === 'c') return requestQuit();
@@ -315,6 +383,7 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
     }
     if (state.composer) return composeKey(input, key);
     if (state.searching) return searchKey(input, key);
+    if (awaitingComposer) return awaitingKey(input, key);
     paneKey(input, key);
   };
 
@@ -330,17 +399,32 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
     if (pasting) {
       const state = get();
       // Pasted line breaks and tabs are text, never Enter (which would ask to send) or a pane switch.
-      const text = key.return ? '\n' : key.tab ? ' ' : input;
+      // Terminals send a pasted line break as CR: inside a longer chunk it is a line break too.
+      const text = key.return ? '\n' : key.tab ? ' ' : input.replace(/\r\n?/g, '\n').replaceAll('\t', ' ');
       if (!text) return;
       if (state.composer && !state.prompt) editComposed((line) => insertText(line, text));
       else if (state.searching && !state.prompt)
         editSearch((line) => insertText(line, sanitize(text, { singleLine: true })));
+      else if (awaitingComposer && !state.prompt)
+        awaitingComposer.typed = insertText(awaitingComposer.typed, text);
       return;
     }
     const state = get();
-    const typing = (state.composer || state.searching) && !state.prompt && !state.helpOpen;
+    const typing =
+      (state.composer || state.searching || awaitingComposer) && !state.prompt && !state.helpOpen;
+    if (typing && input.length > 1 && /[\u007f\b]/.test(input)) {
+      // Keys read together (a held backspace, "ab⌫" on a busy loop): each backspace is a key, not text.
+      for (const part of input.split(/([\u007f\b])/))
+        if (part) handleOne(part === '\u007f' ? '\b' : part, key);
+      return;
+    }
     if (typing || input.length <= 1 || key.ctrl || key.meta) return handleOne(input, key);
-    for (const char of input) handleOne(char, key);
+    for (const char of input) {
+      const prompted = Boolean(get().prompt);
+      handleOne(...keyOf(char, key));
+      // A confirmation wants a deliberate key of its own: keys read with the one that asked it are not answers.
+      if (!prompted && get().prompt) return;
+    }
   };
 }
 
