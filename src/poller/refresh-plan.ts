@@ -4,7 +4,7 @@
  */
 import type { AppState, PaneId } from '../store/app-store.js';
 import { isWide } from '../store/app-store.js';
-import { selectedLead } from '../store/selectors.js';
+import { threadLeadId } from '../store/selectors.js';
 
 export type Slot =
   | { kind: 'me' }
@@ -52,8 +52,7 @@ export const slotKey = (slot: Slot): string => {
 
 /** The lead whose thread is on screen: the open one, or in the wide layout the selected one. */
 export function visibleLeadId(state: AppState): string | undefined {
-  if (state.focus === 'thread') return state.openLeadId;
-  if (state.focus === 'inbox' && isWide(state)) return state.openLeadId ?? selectedLead(state)?.id;
+  if (state.focus === 'thread' || (state.focus === 'inbox' && isWide(state))) return threadLeadId(state);
   return undefined;
 }
 

@@ -12,7 +12,7 @@ import type {
   Message,
   Review,
 } from '../contract/resources.js';
-import type { AppState, ComposerTarget, OutgoingText, PaneId } from './app-store.js';
+import { type AppState, type ComposerTarget, isWide, type OutgoingText, type PaneId } from './app-store.js';
 
 const matches = (needle: string, ...fields: Array<string | null | undefined>) => {
   const query = needle.trim().toLowerCase();
@@ -48,8 +48,14 @@ export function activityRows(state: AppState): ActivityItem[] {
   return state.today.data?.activity ?? [];
 }
 
+/** The lead whose thread is shown: the one opened, or in the wide layout the one selected in the inbox. */
+export function threadLeadId(state: AppState): string | undefined {
+  return state.openLeadId ?? (isWide(state) ? selectedLead(state)?.id : undefined);
+}
+
 export function openLead(state: AppState): LeadDetail | undefined {
-  return state.openLeadId ? state.leads[state.openLeadId]?.data : undefined;
+  const leadId = threadLeadId(state);
+  return leadId ? state.leads[leadId]?.data : undefined;
 }
 
 /** The open thread's messages, oldest first, whatever order the service used. */
@@ -58,10 +64,29 @@ export function threadMessages(state: AppState): Message[] {
   return [...messages].sort((a, b) => Date.parse(a.occurred_at) - Date.parse(b.occurred_at));
 }
 
-/** Texts sent from this process to the open thread's contact, oldest first. */
+/** The service's copy of a text sent from here: outbound, the same body (it may come truncated with "…"). */
+function inThread(messages: readonly Message[], text: OutgoingText): boolean {
+  return messages.some((message) => {
+    if (String(message.direction) !== 'outbound') return false;
+    if (message.body === text.body) return true;
+    const shown = message.body.endsWith('…') ? message.body.slice(0, -1) : undefined;
+    return shown !== undefined && shown.length > 0 && text.body.startsWith(shown);
+  });
+}
+
+/**
+ * Texts sent from this process to the open thread's contact, oldest first,
+ * until the service's own copy of a sent text shows in the thread: then it is
+ * listed once, as the service has it.
+ */
 export function threadOutbox(state: AppState): OutgoingText[] {
-  const contactId = openLead(state)?.contact.id;
-  return contactId ? state.outbox.filter((text) => text.contactId === contactId) : [];
+  const detail = openLead(state);
+  if (!detail) return [];
+  return state.outbox.filter(
+    (text) =>
+      text.contactId === detail.contact.id &&
+      !((text.state === 'sent' || text.state === 'replayed') && inThread(detail.messages, text)),
+  );
 }
 
 export function listLength(state: AppState, pane: PaneId): number {
@@ -93,12 +118,21 @@ export const selectedAction = (state: AppState) => actionRows(state)[selectedInd
 export const selectedContact = (state: AppState) => contactRows(state)[selectedIndex(state, 'contacts')];
 
 /** The latest consent record known for a contact, from any lead of theirs already loaded. */
-function consentFor(state: AppState, contactId: string): ComposerTarget['consent'] {
+export function consentFor(state: AppState, contactId: string): ComposerTarget['consent'] {
   for (const lead of Object.values(state.leads)) {
     if (lead.data?.contact.id === contactId) {
       const record = lead.data.consent_latest;
       return record ? { given: record.sms_initial, recordedAt: record.recorded_at } : null;
     }
+  }
+  return undefined;
+}
+
+/** A listed lead from this phone number, whose thread would bring the contact's consent record. */
+export function leadIdForPhone(state: AppState, phone: string): string | undefined {
+  for (const filter of ['open', 'callbacks'] as const) {
+    const lead = state.inbox[filter].data?.open_leads.find((item) => item.caller_phone === phone);
+    if (lead) return lead.id;
   }
   return undefined;
 }

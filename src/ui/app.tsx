@@ -4,7 +4,7 @@
  * handler is always active. The frame is one row shorter than the terminal,
  * so Ink never clears the whole screen on a render.
  */
-import { Box, useInput } from 'ink';
+import { Box, Text, useInput } from 'ink';
 import { isWide, type PaneId } from '../store/app-store.js';
 import { useAppState } from './app-context.js';
 import { COMPOSER_ROWS, Composer } from './components/composer.js';
@@ -22,6 +22,9 @@ import { ThreadPane } from './panes/thread-pane.js';
 import { TodayPane } from './panes/today-pane.js';
 
 const HEADER_ROWS = 3;
+/** Below this the panes cannot show a usable list; 80×24 is the size everything is designed for. */
+const MIN_COLUMNS = 60;
+const MIN_ROWS = 16;
 const STATUS_ROWS = 2;
 
 function Panes({ focus, height, wide }: { focus: PaneId; height: number; wide: boolean }) {
@@ -53,6 +56,7 @@ export function App({ onKey }: { onKey: KeyHandler }) {
   useInput(onKey);
   const layout = useAppState((state) => ({
     rows: state.rows,
+    columns: state.columns,
     wide: isWide(state),
     focus: state.focus,
     help: state.helpOpen,
@@ -60,6 +64,16 @@ export function App({ onKey }: { onKey: KeyHandler }) {
     composing: Boolean(state.composer || state.prompt?.kind === 'confirm-send'),
   }));
   const frameRows = Math.max(6, layout.rows - 1);
+  if (layout.columns < MIN_COLUMNS || layout.rows < MIN_ROWS) {
+    return (
+      <Box height={Math.max(1, layout.rows - 1)} overflow="hidden">
+        <Text wrap="wrap">
+          shop-inbox needs at least {MIN_COLUMNS}×{MIN_ROWS}; this terminal is {layout.columns}×{layout.rows}.
+          Make it larger (q quits).
+        </Text>
+      </Box>
+    );
+  }
   if (layout.fatal) {
     return (
       <Box flexDirection="column" height={frameRows} overflow="hidden">

@@ -15,7 +15,11 @@ import { startSim, type TestSim } from '../support/sim.js';
 const dirs: string[] = [];
 const sessions: Session[] = [];
 afterEach(async () => {
-  for (const session of sessions.splice(0)) session.close();
+  // A text's last outbox write may still be on its way: let it land before the directory goes.
+  for (const session of sessions.splice(0)) {
+    session.close();
+    await session.sender.saved();
+  }
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 

@@ -6,6 +6,7 @@
  */
 import { Box, Text } from 'ink';
 import { emptyLine } from '../../store/line-editor.js';
+import { consentFor } from '../../store/selectors.js';
 import { useAppState } from '../app-context.js';
 import { block, dateTime, oneLine } from '../format.js';
 import { smsInfo } from '../sms-info.js';
@@ -22,11 +23,13 @@ export function Composer() {
       (state.prompt?.kind === 'confirm-send' ? state.prompt.target.contactId : undefined);
     return contactId ? (state.composed[contactId] ?? emptyLine) : emptyLine;
   });
+  // A lead of this contact may arrive while the composer is open (see the contacts pane's `c`).
+  const liveConsent = useAppState((state) => (target ? consentFor(state, target.contactId) : undefined));
   if (!target) return null;
   const info = smsInfo(line.text);
   const before = block(line.text.slice(0, line.cursor));
   const after = block(line.text.slice(line.cursor));
-  const consent = target.consent;
+  const consent = target.consent !== undefined ? target.consent : liveConsent;
   return (
     <Box
       flexDirection="column"

@@ -12,7 +12,7 @@ export function Header() {
   const narrow = useAppState((state) => state.columns < 100);
   const badge = readOnly ? (
     <Text color="black" backgroundColor="yellow" bold>
-      {' [READ-ONLY] '}
+      {'[READ-ONLY]'}
     </Text>
   ) : null;
   if (!me) {
@@ -32,20 +32,21 @@ export function Header() {
   return (
     <Box flexDirection="column" height={2}>
       <Box height={1} overflow="hidden">
-        <Text bold wrap="truncate-end">
-          {oneLine(me.identity.business_name)}
-        </Text>
-        <Text> </Text>
         {badge}
-        <Text> billing </Text>
-        <Text color={billing === 'active' ? 'green' : 'red'}>{enumLabel(billing)}</Text>
-        <Text> · texting </Text>
-        <Text color={texting === 'active' ? 'green' : 'red'}>{enumLabel(texting)}</Text>
+        {badge ? <Text> </Text> : null}
+        <Text wrap="truncate-end">
+          <Text bold>{oneLine(me.identity.business_name)}</Text>
+          {'  billing '}
+          <Text color={billing === 'active' ? 'green' : 'red'}>{enumLabel(billing)}</Text>
+          {' · texting '}
+          <Text color={texting === 'active' ? 'green' : 'red'}>{enumLabel(texting)}</Text>
+        </Text>
       </Box>
       <Box height={1} overflow="hidden">
         <Text wrap="truncate-end">
-          <Text bold>{me.inbox_pulse.open_leads}</Text> open leads · <Text bold>{me.inbox_pulse.needs_callback}</Text>{' '}
-          callbacks · <Text bold>{me.reviews_pulse.unreplied}</Text> unreplied reviews ·{' '}
+          <Text bold>{me.inbox_pulse.open_leads}</Text> open leads ·{' '}
+          <Text bold>{me.inbox_pulse.needs_callback}</Text> callbacks ·{' '}
+          <Text bold>{me.reviews_pulse.unreplied}</Text> unreplied reviews ·{' '}
           <Text bold color={me.pending_actions > 0 ? 'yellow' : undefined}>
             {me.pending_actions}
           </Text>{' '}

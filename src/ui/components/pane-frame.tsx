@@ -28,11 +28,18 @@ export function PaneFrame({
       overflow="hidden"
     >
       <Box height={1} overflow="hidden">
-        <Text bold color={focused ? 'cyan' : undefined} wrap="truncate-end">
-          {title}
-        </Text>
-        {status ? <Text> · </Text> : null}
-        {status}
+        {/* The title keeps its width; the status gives way first. */}
+        <Box flexShrink={0}>
+          <Text bold color={focused ? 'cyan' : undefined} wrap="truncate-end">
+            {title}
+          </Text>
+        </Box>
+        {status ? (
+          <Box flexGrow={1} flexShrink={1} minWidth={0} overflow="hidden">
+            <Text> · </Text>
+            {status}
+          </Box>
+        ) : null}
       </Box>
       {children}
     </Box>

@@ -123,7 +123,7 @@ export function StatusBar() {
       <Box height={1} overflow="hidden">
         <Text dimColor wrap="truncate-end">
           {hintsFor(state)
-            .map((binding) => `${binding.keys.split(" ")[0]} ${binding.hint}`)
+            .map((binding) => `${binding.keys.split(' ')[0]} ${binding.hint}`)
             .join(' · ')}
         </Text>
       </Box>

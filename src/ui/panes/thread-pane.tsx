@@ -6,7 +6,13 @@
 import { Box, Text } from 'ink';
 import type { Message } from '../../contract/resources.js';
 import type { OutgoingText } from '../../store/app-store.js';
-import { openLead, selectedIndex, threadMessages, threadOutbox } from '../../store/selectors.js';
+import {
+  openLead,
+  selectedIndex,
+  threadLeadId,
+  threadMessages,
+  threadOutbox,
+} from '../../store/selectors.js';
 import { useAppState } from '../app-context.js';
 import { LoadedStatus } from '../components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../components/pane-frame.js';
@@ -68,9 +74,10 @@ export function ThreadPane({
   width?: number | string;
   focused: boolean;
 }) {
-  const leadId = useAppState((state) => state.openLeadId);
+  const leadId = useAppState(threadLeadId);
   const loaded = useAppState((state) => {
-    const entry = state.openLeadId ? state.leads[state.openLeadId] : undefined;
+    const id = threadLeadId(state);
+    const entry = id ? state.leads[id] : undefined;
     return { updatedAt: entry?.updatedAt, loading: entry?.loading ?? false, error: entry?.error };
   });
   const detail = useAppState(openLead);
@@ -149,7 +156,8 @@ export function ThreadPane({
         </Text>
       )}
       <Text dimColor wrap="truncate-end">
-        {entries.length} {entries.length === 1 ? 'text' : 'texts'}, oldest first · bodies come truncated by the service
+        {entries.length} {entries.length === 1 ? 'text' : 'texts'}, oldest first · bodies come truncated by
+        the service
       </Text>
       <Box flexDirection="column" overflow="hidden" height={Math.max(1, contentRows - headerRows)}>
         {entries.length === 0 ? <Text dimColor>No texts yet.</Text> : null}

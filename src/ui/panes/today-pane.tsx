@@ -86,7 +86,7 @@ export function TodayPane({ height, focused }: { height: number; focused: boolea
     loading: state.today.loading,
     error: state.today.error,
   }));
-  const pending = useAppState((state) => state.today.data?.pending_actions.length);
+  const pending = useAppState((state) => state.today.data?.pending_actions);
   const rows = useAppState(activityRows);
   const selected = useAppState((state) => selectedIndex(state, 'today'));
   const now = useClockNow();
@@ -98,13 +98,21 @@ export function TodayPane({ height, focused }: { height: number; focused: boolea
       status={<LoadedStatus loaded={loaded} />}
     >
       <Account />
-      <Text bold wrap="truncate-end">
-        Activity{pending !== undefined ? ` · ${pending} actions awaiting approval` : ''}
+      <Text wrap="truncate-end">
+        <Text bold>Awaiting approval </Text>
+        {pending === undefined
+          ? '…'
+          : pending.length === 0
+            ? 'nothing'
+            : pending
+                .map((action) => `${enumLabel(action.kind)} ${age(action.generated_at, now)}`)
+                .join(' · ')}
       </Text>
+      <Text bold>Activity</Text>
       <ListWindow
         items={rows}
         selected={selected}
-        height={Math.max(1, frameContentRows(height) - ACCOUNT_ROWS - 1)}
+        height={Math.max(1, frameContentRows(height) - ACCOUNT_ROWS - 2)}
         rowKey={(item, index) => `${item.created_at}-${index}`}
         empty={loaded.updatedAt === undefined ? ' ' : 'No activity today.'}
         renderRow={(item, isSelected) => (

@@ -1,0 +1,48 @@
+/**
+ * A text sent from here is listed once: as "you · sent" until the service's
+ * own copy appears in the thread, then as the service has it.
+ */
+import { describe, expect, it } from 'vitest';
+import { KEYS, startTui } from '../support/tui.js';
+
+const occurrences = (frame: string, text: string) => frame.split(text).length - 1;
+
+describe('the thread after a send', () => {
+  it('shows the sent text once, first as sent from here, then as the service lists it', async () => {
+    const tui = await startTui({ columns: 100, rows: 40 });
+    await tui.waitFor((_frame, state) => (state.inbox.open.data?.open_leads.length ?? 0) > 0);
+    await tui.press(KEYS.enter);
+    await tui.waitFor('texts, oldest first');
+    await tui.press('c');
+    await tui.waitFor('characters');
+    await tui.press('Parts arrive at 3pm', KEYS.enter);
+    await tui.waitFor('? y/n');
+    await tui.press('y');
+    await tui.waitFor(/you · .* · sent/);
+    expect(occurrences(tui.frame(), 'Parts arrive at 3pm')).toBe(1);
+    await tui.press('r');
+    await tui.waitFor((frame) => !/you · .* · sent/.test(frame) && frame.includes('Parts arrive at 3pm'));
+    expect(occurrences(tui.frame(), 'Parts arrive at 3pm')).toBe(1);
+    expect(tui.frame()).toMatch(/▶ shop/);
+  });
+});
+
+describe('ctrl-c at a confirmation', () => {
+  it('answers no to the send, keeps the text, and asks before quitting', async () => {
+    const tui = await startTui({ columns: 100, rows: 40 });
+    await tui.waitFor((_frame, state) => (state.inbox.open.data?.open_leads.length ?? 0) > 0);
+    await tui.press(KEYS.enter);
+    await tui.waitFor('texts, oldest first');
+    await tui.press('c');
+    await tui.waitFor('characters');
+    await tui.press('Kept text', KEYS.enter);
+    await tui.waitFor('? y/n');
+    await tui.press(KEYS.ctrlC);
+    await tui.waitFor('Quit anyway? y/n');
+    expect(tui.quitRequested).toBe(false);
+    expect(await tui.writes()).toEqual([]);
+    await tui.press('n');
+    await tui.waitFor('Kept text');
+    expect(tui.state().composer).toBeDefined();
+  });
+});
