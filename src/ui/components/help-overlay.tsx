@@ -27,7 +27,7 @@ export function HelpOverlay({ height }: { height: number }) {
           {binding.does}
         </Text>
       ))}
-      <Text dimColor>? or esc closes this help</Text>
+      <Text dimColor>?, esc or q closes this help</Text>
     </Box>
   );
 }
