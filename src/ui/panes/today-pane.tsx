@@ -118,7 +118,7 @@ export function TodayPane({ height, focused }: { height: number; focused: boolea
         renderRow={(item, isSelected) => (
           <Text wrap="truncate-end" inverse={isSelected && focused}>
             <Text dimColor>{age(item.created_at, now).padStart(4)} </Text>
-            <Text color="cyan">{enumLabel(item.kind).padEnd(13)}</Text> {oneLine(item.summary)}
+            <Text color="cyan">{enumLabel(item.kind).padEnd(16)}</Text> {oneLine(item.summary)}
           </Text>
         )}
       />

@@ -1,0 +1,93 @@
+/**
+ * Small helpers shared by the navigation, pane and "new items" tests: plain
+ * frames (ANSI stripped), the pane/status lines of a frame, what the
+ * simulator was asked, and waiting for the first load.
+ */
+import stripAnsi from 'strip-ansi';
+import { expect } from 'vitest';
+import type { AppState } from '../../src/store/app-store.js';
+import type { TestTui, TuiOptions } from '../support/tui.js';
+
+/** Nothing polls on its own during a test: only what a key asks for (or a first load) is read. */
+export const QUIET: NonNullable<TuiOptions['intervals']> = {
+  visibleMs: 600_000,
+  headerMs: 600_000,
+  backgroundMs: 600_000,
+  rareMs: 600_000,
+};
+
+export const plain = (frame: string) => stripAnsi(frame);
+
+export const lines = (frame: string) => plain(frame).split('\n');
+
+/** Width of a line in code points (the brief's measure; ANSI already stripped). */
+export const width = (line: string) => [...line].length;
+
+/** The status bar's key hints: the last line of the frame, split into "key label" parts. */
+export function hintParts(frame: string): string[] {
+  const last = lines(frame).at(-1) ?? '';
+  return last
+    .split('·')
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
+/** True when some hint of the status bar is for exactly this key. */
+export const hasHintFor = (frame: string, key: string) =>
+  hintParts(frame).some((part) => part === key || part.startsWith(`${key} `));
+
+/** The lines of the help overlay (inside its double border). */
+export function helpLines(frame: string): string[] {
+  return lines(frame)
+    .filter((line) => line.startsWith('║'))
+    .map((line) => line.replace(/^║ ?/, '').replace(/ *║$/, ''));
+}
+
+/** Does the help overlay have a row for exactly these keys? */
+export const helpHasKey = (frame: string, keys: string) =>
+  helpLines(frame).some((line) => line.startsWith(`${keys} `));
+
+/** Requests the simulator received for this path (exact, under /v1), with their query strings. */
+export async function requestsTo(tui: TestTui, path: string, method = 'GET') {
+  return (await tui.s.requests()).filter(
+    (request) => request.method === method && request.path === `/v1${path}`,
+  );
+}
+
+export const queryOf = (query: string) => new URLSearchParams(query);
+
+/** Waits for the shop, the open inbox and (optionally) more of the first load to be on screen. */
+export async function firstLoad(tui: TestTui, extra?: (state: AppState) => boolean) {
+  return tui.waitFor(
+    (frame, state) =>
+      state.me.data !== undefined &&
+      state.inbox.open.data !== undefined &&
+      plain(frame).includes('Rivera Plumbing') &&
+      /Inbox — open leads \(\d+\)/.test(plain(frame)) &&
+      (extra ? extra(state) : true),
+  );
+}
+
+/** Escapes a string for use inside a RegExp. */
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Every slot of the first load has an answer (the poller reads them one at a time). */
+export const everythingLoaded = (state: AppState) =>
+  [
+    state.me,
+    state.today,
+    state.billing,
+    state.texting,
+    state.inbox.open,
+    state.inbox.callbacks,
+    state.contacts,
+    state.reviews,
+    state.actions.pending_approval,
+  ].every((loaded) => loaded.updatedAt !== undefined && !loaded.loading);
+
+/** What the API answers for this path (the test's own read, with the same token). */
+export async function apiData<T>(tui: TestTui, path: string): Promise<T> {
+  const response = await tui.s.fetch(path);
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: T }).data;
+}
