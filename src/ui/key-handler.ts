@@ -418,6 +418,15 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
         if (part) handleOne(part === '\u007f' ? '\b' : part, key);
       return;
     }
+    if (typing && input.length > 1 && /[\r\n]/.test(input)) {
+      // Keys typed fast over a slow link arrive together ("ok⏎"): a line break that ends the chunk is Enter;
+      // line breaks inside it (a paste without bracketed paste) are text, so no part of a paste is ever dropped.
+      const enter = /[\r\n]$/.test(input);
+      const text = input.replace(/\r?\n$|\r$/, '').replace(/\r\n?/g, '\n');
+      if (text) handleOne(text, { ...key, return: false });
+      if (enter) handleOne('', { ...key, return: true });
+      return;
+    }
     if (typing || input.length <= 1 || key.ctrl || key.meta) return handleOne(input, key);
     for (const char of input) {
       const prompted = Boolean(get().prompt);

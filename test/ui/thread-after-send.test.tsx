@@ -46,3 +46,22 @@ describe('ctrl-c at a confirmation', () => {
     expect(tui.state().composer).toBeDefined();
   });
 });
+
+describe('keys typed fast arrive together', () => {
+  it('takes a line break that ends a chunk as enter, and line breaks inside it as text', async () => {
+    const tui = await startTui({ columns: 100, rows: 40 });
+    await tui.waitFor((_frame, state) => (state.inbox.open.data?.open_leads.length ?? 0) > 0);
+    await tui.press(KEYS.enter);
+    await tui.waitFor('texts, oldest first');
+    await tui.press('c');
+    await tui.waitFor('characters');
+    const contactId = tui.state().composer?.contactId ?? '';
+    await tui.press('first line\rsecond line');
+    expect(tui.state().composed[contactId]?.text).toBe('first line\nsecond line');
+    expect(tui.state().prompt).toBeUndefined();
+    await tui.press(' ok\r');
+    expect(tui.state().composed[contactId]?.text).toBe('first line\nsecond line ok');
+    expect(tui.state().prompt?.kind).toBe('confirm-send');
+    expect(await tui.writes()).toEqual([]);
+  });
+});
