@@ -11,6 +11,7 @@ import { OutboxFile } from '../../src/outbox/outbox-file.js';
 import { createSession, type Session } from '../../src/session/create-session.js';
 import type { OutgoingText } from '../../src/store/app-store.js';
 import { startSim, type TestSim } from '../support/sim.js';
+import { until } from '../support/until.js';
 
 const dirs: string[] = [];
 const sessions: Session[] = [];
@@ -51,16 +52,6 @@ function contactWithLead(t: TestSim) {
       .flatMap((l) => l.messages)
       .filter((m) => m.direction === 'outbound' && m.body === body).length;
   return { contact, sentCount };
-}
-
-async function until<T>(read: () => T | undefined, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const finished = (s: Session) => () =>

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSession, type Session } from '../../src/session/create-session.js';
 import { startSim } from '../support/sim.js';
+import { until } from '../support/until.js';
 
 const sessions: Session[] = [];
 afterEach(() => {
@@ -13,16 +14,6 @@ afterEach(() => {
 });
 
 const quiet = { visibleMs: 60_000, headerMs: 60_000, backgroundMs: 60_000, rareMs: 60_000 };
-
-async function until<T>(read: () => T | undefined, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('writes while every request is paused', () => {
   it('refuses an approval and a draft at once, saying how long to wait, and sends nothing', async () => {

@@ -5,6 +5,9 @@ import type { Loaded } from '../../store/app-store.js';
 import { useClockNow } from '../app-context.js';
 import { updatedAgo } from '../format.js';
 
+/** The part of a Loaded that LoadedStatus shows, for a narrow (shallow-compared) selection. */
+export const statusOf = ({ updatedAt, loading, error }: Loaded<unknown>) => ({ updatedAt, loading, error });
+
 export function LoadedStatus({
   loaded,
 }: {

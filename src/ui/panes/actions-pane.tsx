@@ -11,7 +11,7 @@ import type { DecisionState } from '../../store/app-store.js';
 import { actionRows, selectedAction, selectedIndex } from '../../store/selectors.js';
 import { useAppState, useClockNow } from '../app-context.js';
 import { ListWindow } from '../components/list-window.js';
-import { LoadedStatus } from '../components/loaded-status.js';
+import { LoadedStatus, statusOf } from '../components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../components/pane-frame.js';
 import { age, dateTime, enumLabel, oneLine } from '../format.js';
 
@@ -94,11 +94,7 @@ function ActionDetail({ action }: { action: Action | undefined }) {
 
 export function ActionsPane({ height, focused }: { height: number; focused: boolean }) {
   const filter = useAppState((state) => state.actionsFilter);
-  const loaded = useAppState((state) => ({
-    updatedAt: state.actions[state.actionsFilter].updatedAt,
-    loading: state.actions[state.actionsFilter].loading,
-    error: state.actions[state.actionsFilter].error,
-  }));
+  const loaded = useAppState((state) => statusOf(state.actions[state.actionsFilter]));
   const rows = useAppState(actionRows);
   const selected = useAppState((state) => selectedIndex(state, 'actions'));
   const action = useAppState(selectedAction);

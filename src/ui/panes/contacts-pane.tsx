@@ -5,7 +5,7 @@ import type { Contact } from '../../contract/resources.js';
 import { contactRows, selectedIndex } from '../../store/selectors.js';
 import { useAppState, useClockNow } from '../app-context.js';
 import { ListWindow } from '../components/list-window.js';
-import { LoadedStatus } from '../components/loaded-status.js';
+import { LoadedStatus, statusOf } from '../components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../components/pane-frame.js';
 import { age, enumLabel, oneLine } from '../format.js';
 
@@ -44,11 +44,7 @@ const ContactRow = memo(function ContactRow({
 });
 
 export function ContactsPane({ height, focused }: { height: number; focused: boolean }) {
-  const loaded = useAppState((state) => ({
-    updatedAt: state.contacts.updatedAt,
-    loading: state.contacts.loading,
-    error: state.contacts.error,
-  }));
+  const loaded = useAppState((state) => statusOf(state.contacts));
   const query = useAppState((state) => state.contacts.query);
   const search = useAppState((state) => ({
     text: state.search.contacts.text,

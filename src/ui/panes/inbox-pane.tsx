@@ -9,8 +9,9 @@ import { inboundId } from '../../store/seen.js';
 import { inboxRows, selectedIndex } from '../../store/selectors.js';
 import { useAppState, useClockNow } from '../app-context.js';
 import { ListWindow } from '../components/list-window.js';
-import { LoadedStatus } from '../components/loaded-status.js';
+import { LoadedStatus, statusOf } from '../components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../components/pane-frame.js';
+import { SearchLine } from '../components/search-line.js';
 import { age, enumLabel, oneLine } from '../format.js';
 
 const PREVIEW_ROWS = 3;
@@ -90,11 +91,7 @@ export function InboxPane({
   focused: boolean;
 }) {
   const filter = useAppState((state) => state.inboxFilter);
-  const loaded = useAppState((state) => ({
-    updatedAt: state.inbox[state.inboxFilter].updatedAt,
-    loading: state.inbox[state.inboxFilter].loading,
-    error: state.inbox[state.inboxFilter].error,
-  }));
+  const loaded = useAppState((state) => statusOf(state.inbox[state.inboxFilter]));
   const rows = useAppState(inboxRows);
   const selected = useAppState((state) => selectedIndex(state, 'inbox'));
   const previews = useAppState((state) => state.inbox.open.data?.latest_inbound ?? []);
@@ -118,12 +115,7 @@ export function InboxPane({
       {...(width !== undefined ? { width } : {})}
       status={<LoadedStatus loaded={loaded} />}
     >
-      {searchRows ? (
-        <Text color="cyan" wrap="truncate-end">
-          / {search.text}
-          {search.editing ? '▏' : ''}
-        </Text>
-      ) : null}
+      {searchRows ? <SearchLine text={search.text} editing={search.editing} /> : null}
       <ListWindow
         items={rows}
         selected={selected}

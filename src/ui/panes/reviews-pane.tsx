@@ -8,8 +8,9 @@ import type { Review } from '../../contract/resources.js';
 import { reviewRows, selectedIndex, selectedReview } from '../../store/selectors.js';
 import { useAppState } from '../app-context.js';
 import { ListWindow } from '../components/list-window.js';
-import { LoadedStatus } from '../components/loaded-status.js';
+import { LoadedStatus, statusOf } from '../components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../components/pane-frame.js';
+import { SearchLine } from '../components/search-line.js';
 import { block, day, oneLine, stars } from '../format.js';
 
 const DETAIL_ROWS = 8;
@@ -89,11 +90,7 @@ function ReviewDetail({ review }: { review: Review | undefined }) {
 }
 
 export function ReviewsPane({ height, focused }: { height: number; focused: boolean }) {
-  const loaded = useAppState((state) => ({
-    updatedAt: state.reviews.updatedAt,
-    loading: state.reviews.loading,
-    error: state.reviews.error,
-  }));
+  const loaded = useAppState((state) => statusOf(state.reviews));
   const unreplied = useAppState((state) => state.reviews.data?.unreplied_in_page);
   const rows = useAppState(reviewRows);
   const selected = useAppState((state) => selectedIndex(state, 'reviews'));
@@ -112,12 +109,7 @@ export function ReviewsPane({ height, focused }: { height: number; focused: bool
       height={height}
       status={<LoadedStatus loaded={loaded} />}
     >
-      {searchRows ? (
-        <Text color="cyan" wrap="truncate-end">
-          / {search.text}
-          {search.editing ? '▏' : ''}
-        </Text>
-      ) : null}
+      {searchRows ? <SearchLine text={search.text} editing={search.editing} /> : null}
       <ListWindow
         items={rows}
         selected={selected}

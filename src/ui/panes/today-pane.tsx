@@ -8,7 +8,7 @@ import { Box, Text } from 'ink';
 import { activityRows, selectedIndex } from '../../store/selectors.js';
 import { useAppState, useClockNow } from '../app-context.js';
 import { ListWindow } from '../components/list-window.js';
-import { LoadedStatus } from '../components/loaded-status.js';
+import { LoadedStatus, statusOf } from '../components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../components/pane-frame.js';
 import { age, day, enumLabel, oneLine } from '../format.js';
 
@@ -81,11 +81,7 @@ function Account() {
 }
 
 export function TodayPane({ height, focused }: { height: number; focused: boolean }) {
-  const loaded = useAppState((state) => ({
-    updatedAt: state.today.updatedAt,
-    loading: state.today.loading,
-    error: state.today.error,
-  }));
+  const loaded = useAppState((state) => statusOf(state.today));
   const pending = useAppState((state) => state.today.data?.pending_actions);
   const rows = useAppState(activityRows);
   const selected = useAppState((state) => selectedIndex(state, 'today'));

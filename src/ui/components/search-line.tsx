@@ -1,0 +1,12 @@
+/** The `/` line of a list: what is typed, with a cursor while typing. */
+import { Text } from 'ink';
+
+export function SearchLine({ text, editing, note }: { text: string; editing: boolean; note?: string }) {
+  return (
+    <Text color="cyan" wrap="truncate-end">
+      / {text}
+      {editing ? '▏' : ''}
+      {note ?? ''}
+    </Text>
+  );
+}
