@@ -29,6 +29,7 @@ const TRANSIENT = new Set(['network', 'timeout', 'server', 'rate_limited']);
 export class TextSender {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private closed = false;
+  private readonly inFlight = new AbortController();
   private lastSave: Promise<void> = Promise.resolve();
 
   constructor(
@@ -107,9 +108,14 @@ export class TextSender {
     return text;
   }
 
-  /** Stops automatic retries (on quit). Texts already sent stay sent. */
+  /**
+   * Stops automatic retries and cancels sends in flight (on quit, or a refused
+   * key), so the process can exit at once; a cancelled text stays in the
+   * outbox file and the next start resumes it with the same key.
+   */
   close(): void {
     this.closed = true;
+    this.inFlight.abort();
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
   }
@@ -175,6 +181,7 @@ export class TextSender {
     try {
       const result = await client.sendText(text.contactId, text.body, {
         idempotencyKey: text.idempotencyKey,
+        signal: this.inFlight.signal,
       });
       this.update(localId, {
         state: result.replayed ? 'replayed' : 'sent',
@@ -204,7 +211,7 @@ export class TextSender {
     const reason = error instanceof ApiError ? explainApiError(error) : String(error);
     const transient = error instanceof ApiError && TRANSIENT.has(error.code) && !error.local;
     const age = now() - text.confirmedAt;
-    if (transient && this.closed) {
+    if (this.closed && (transient || (error instanceof ApiError && error.code === 'aborted'))) {
       // Stopped (quitting, or a refused key): the outbox file keeps it for the next run.
       this.update(text.localId, {
         state: 'waiting',

@@ -232,3 +232,32 @@ describe('the outbox across a key rotation', () => {
     expect(sentCount('Key rotated text')).toBe(1);
   });
 });
+
+describe('quitting while a text is in flight', () => {
+  it('cancels the send at once and leaves the text in the outbox for the next start', async () => {
+    const t = await startSim();
+    const env = { XDG_STATE_HOME: await stateHome() };
+    const { contact, sentCount } = contactWithLead(t);
+    const first = session(t, OutboxFile.forShop(env, t.baseUrl));
+    t.sim.faults.failNext({ kind: 'hang' });
+    first.sender.confirm(
+      { contactId: contact.id, name: contact.name, phone: contact.phone },
+      'Cancelled on quit',
+    );
+    // The send has reached the simulator, which holds it unanswered.
+    await until(() => (t.sim.hangingRequests > 0 ? true : undefined));
+    const closedAt = Date.now();
+    first.close();
+    const after = await until(() => first.store.getState().outbox.find((text) => text.state === 'waiting'));
+    expect(Date.now() - closedAt).toBeLessThan(1_000);
+    expect(after.reason).toMatch(/next start/);
+    await first.sender.saved();
+    const stored = JSON.parse(await readFile(OutboxFile.forShop(env, t.baseUrl).path, 'utf8'));
+    expect(stored.texts).toEqual([expect.objectContaining({ body: 'Cancelled on quit' })]);
+
+    const second = session(t, OutboxFile.forShop(env, t.baseUrl));
+    await second.sender.resume();
+    expect(await until(finished(second))).toMatchObject({ state: 'sent' });
+    expect(sentCount('Cancelled on quit')).toBe(1);
+  });
+});
