@@ -387,7 +387,7 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
     paneKey(input, key);
   };
 
-  return (input, key) => {
+  const handleChunk = (input: string, key: Key): void => {
     if (input === PASTE_START) {
       pasting = true;
       return;
@@ -418,6 +418,15 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
         if (part) handleOne(part === '\u007f' ? '\b' : part, key);
       return;
     }
+    if (typing && input.length > 1 && state.searching && !state.composer && /[\r\n]/.test(input)) {
+      // A search is one line: enter ends it, and what follows in the chunk ("ana⏎c") is keys again.
+      const end = input.search(/[\r\n]/);
+      if (end > 0) handleOne(input.slice(0, end), { ...key, return: false });
+      handleOne('', { ...key, return: true });
+      const rest = input.slice(end + (input.startsWith('\r\n', end) ? 2 : 1));
+      if (rest) handleChunk(rest, { ...key, return: false });
+      return;
+    }
     if (typing && input.length > 1 && /[\r\n]/.test(input)) {
       // Keys typed fast over a slow link arrive together ("ok⏎"): a line break that ends the chunk is Enter;
       // line breaks inside it (a paste without bracketed paste) are text, so no part of a paste is ever dropped.
@@ -435,6 +444,8 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
       if (!prompted && get().prompt) return;
     }
   };
+
+  return handleChunk;
 }
 
 /** For tests and the status bar: is anything capturing typed text? */

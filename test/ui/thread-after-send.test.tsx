@@ -65,3 +65,17 @@ describe('keys typed fast arrive together', () => {
     expect(await tui.writes()).toEqual([]);
   });
 });
+
+describe('a search typed fast', () => {
+  it('ends at enter, and the keys after it in the same chunk are keys again', async () => {
+    const tui = await startTui({ columns: 100, rows: 30 });
+    await tui.waitFor('Inbox — open leads');
+    await tui.press('5');
+    await tui.waitFor((_frame, state) => state.contacts.data !== undefined);
+    await tui.press('/', 'ana\rc');
+    expect(tui.state().searching).toBe(false);
+    expect(tui.state().search.contacts.text).toBe('ana');
+    await tui.waitFor(/Contacts matching “ana”/);
+    expect(tui.state().composer).toBeDefined();
+  });
+});
