@@ -436,7 +436,10 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
       if (enter) handleOne('', { ...key, return: true });
       return;
     }
-    if (typing || input.length <= 1 || key.ctrl || key.meta) return handleOne(input, key);
+    if (typing || input.length <= 1 || key.ctrl || key.meta) {
+      handleOne(input, key);
+      return;
+    }
     for (const char of input) {
       const prompted = Boolean(get().prompt);
       handleOne(...keyOf(char, key));
