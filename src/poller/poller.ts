@@ -218,6 +218,8 @@ export class Poller {
         return this.client.getBilling(call);
       case 'texting':
         return this.client.getTexting(call);
+      case 'apiSpec':
+        return this.client.getOpenApi(call);
       case 'inbox':
         return this.client.getInbox({ filter: slot.filter, limit }, call);
       case 'contacts':

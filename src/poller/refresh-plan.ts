@@ -11,6 +11,8 @@ export type Slot =
   | { kind: 'today' }
   | { kind: 'billing' }
   | { kind: 'texting' }
+  /** GET /openapi.json: which API this is, shown under Today and account. */
+  | { kind: 'apiSpec' }
   | { kind: 'inbox'; filter: 'open' | 'callbacks' }
   | { kind: 'contacts'; query: string }
   | { kind: 'lead'; id: string }
@@ -102,6 +104,7 @@ export function plan(state: AppState, intervals: RefreshIntervals): Array<{ slot
   add({ kind: 'inbox', filter: 'callbacks' }, intervals.rareMs);
   add({ kind: 'billing' }, intervals.rareMs);
   add({ kind: 'texting' }, intervals.rareMs);
+  add({ kind: 'apiSpec' }, intervals.rareMs * 12);
   add({ kind: 'contacts', query: state.contacts.query }, intervals.rareMs);
   return entries;
 }

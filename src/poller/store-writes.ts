@@ -20,6 +20,7 @@ import { inboundId, observe } from '../store/seen.js';
 import type { Slot } from './refresh-plan.js';
 
 export type SlotData =
+  | Record<string, unknown>
   | ShopOverview
   | Today
   | Billing
@@ -69,6 +70,8 @@ function updateSlot(state: AppState, slot: Slot, update: Updater): Partial<AppSt
       return { billing: update(state.billing) };
     case 'texting':
       return { texting: update(state.texting) };
+    case 'apiSpec':
+      return { apiSpec: update(state.apiSpec) };
     case 'reviews':
       return { reviews: update(state.reviews) };
     case 'inbox':

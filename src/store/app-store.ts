@@ -136,6 +136,8 @@ export interface AppState {
   today: Loaded<Today>;
   billing: Loaded<Billing>;
   texting: Loaded<TextingSetup>;
+  /** The service's OpenAPI document (public, no key). */
+  apiSpec: Loaded<Record<string, unknown>>;
   inbox: Record<InboxFilter, Loaded<Inbox>>;
   contacts: Loaded<ContactList> & { query: string };
   leads: Record<string, Loaded<LeadDetail>>;
@@ -206,6 +208,7 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     today: notLoaded,
     billing: notLoaded,
     texting: notLoaded,
+    apiSpec: notLoaded,
     inbox: { open: notLoaded, callbacks: notLoaded },
     contacts: { ...notLoaded, query: '' },
     leads: {},

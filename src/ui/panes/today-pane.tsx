@@ -12,12 +12,21 @@ import { LoadedStatus, statusOf } from '../components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../components/pane-frame.js';
 import { age, day, enumLabel, oneLine } from '../format.js';
 
-const ACCOUNT_ROWS = 9;
+const ACCOUNT_ROWS = 10;
+
+/** "Shop API v1 (OpenAPI 3.1.0, 12 paths)" from the service's own description of itself. */
+function describeSpec(spec: Record<string, unknown> | undefined): string {
+  if (!spec) return 'loading…';
+  const info = (spec.info ?? {}) as { title?: unknown; version?: unknown };
+  const paths = spec.paths && typeof spec.paths === 'object' ? Object.keys(spec.paths).length : undefined;
+  return `${oneLine(info.title ?? 'untitled')} ${oneLine(info.version ?? '')} (OpenAPI ${oneLine(spec.openapi ?? '?')}${paths !== undefined ? `, ${paths} paths` : ''})`;
+}
 
 function Account() {
   const me = useAppState((state) => state.me.data);
   const billing = useAppState((state) => state.billing.data);
   const texting = useAppState((state) => state.texting.data);
+  const spec = useAppState((state) => state.apiSpec.data);
   const line = (label: string, value: React.ReactNode) => (
     <Text wrap="truncate-end">
       <Text dimColor>{label.padEnd(9)}</Text>
@@ -66,6 +75,7 @@ function Account() {
           )
         : null}
       {me ? line('Pending', `${me.pending_actions} actions awaiting approval (4 Actions)`) : null}
+      {line('API', describeSpec(spec))}
       {me
         ? line(
             'Gaps',
