@@ -229,7 +229,11 @@ describe('shop-inbox login in a terminal', () => {
   function spawnInPty(baseUrl: string) {
     const term = pty.spawn(
       'bash',
-      ['-c', `"${process.execPath}" dist/cli.js login --base-url ${baseUrl}; echo "exit=$?"; stty -a`],
+      // The shell waits for a line at the end: a pty may drop the last output of a process that has exited.
+      [
+        '-c',
+        `"${process.execPath}" dist/cli.js login --base-url ${baseUrl}; echo "exit=$?"; stty -a; echo '[shell: done]'; read -r _`,
+      ],
       {
         cols: 200,
         rows: 40,
@@ -277,7 +281,8 @@ describe('shop-inbox login in a terminal', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(t.output()).not.toContain(key.slice(0, 10));
       t.term.write('\r');
-      await t.waitFor(/exit=\d+[\s\S]*icanon/);
+      await t.waitFor(/exit=\d+[\s\S]*icanon[\s\S]*\[shell: done\]/);
+      t.term.write('\r');
       await t.exited;
     } finally {
       t.term.kill();
@@ -305,7 +310,8 @@ describe('shop-inbox login in a terminal', () => {
     try {
       await t.waitFor(/API key \(input hidden\): $/);
       t.term.write('partial\u0003');
-      await t.waitFor(/exit=\d+[\s\S]*icanon/);
+      await t.waitFor(/exit=\d+[\s\S]*icanon[\s\S]*\[shell: done\]/);
+      t.term.write('\r');
       await t.exited;
     } finally {
       t.term.kill();

@@ -233,7 +233,7 @@ describe('refresh keys', () => {
     await loaded(tui);
     await sleep(200);
     const first = log.length;
-    expect(first).toBe(9);
+    expect(first).toBe(10);
     const count = (path: string, query = '') =>
       log.filter((r) => r.path === `/v1${path}` && r.query.includes(query)).length;
 
