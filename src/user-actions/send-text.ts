@@ -211,7 +211,12 @@ export class TextSender {
     const reason = error instanceof ApiError ? explainApiError(error) : String(error);
     const transient = error instanceof ApiError && TRANSIENT.has(error.code) && !error.local;
     const age = now() - text.confirmedAt;
-    if (this.closed && (transient || (error instanceof ApiError && error.code === 'aborted'))) {
+    const keyRefused =
+      error instanceof ApiError && (error.code === 'unauthorized' || error.code === 'no_subscription');
+    if (
+      keyRefused ||
+      (this.closed && (transient || (error instanceof ApiError && error.code === 'aborted')))
+    ) {
       // Stopped (quitting, or a refused key): the outbox file keeps it for the next run.
       this.update(text.localId, {
         state: 'waiting',

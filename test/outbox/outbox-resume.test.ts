@@ -261,3 +261,35 @@ describe('quitting while a text is in flight', () => {
     expect(sentCount('Cancelled on quit')).toBe(1);
   });
 });
+
+describe('a text refused because the key was refused', () => {
+  it('stays in the outbox (nothing was sent) and goes out with the next key', async () => {
+    const t = await startSim();
+    const env = { XDG_STATE_HOME: await stateHome() };
+    const { contact, sentCount } = contactWithLead(t);
+    const first = session(t, OutboxFile.forShop(env, t.baseUrl));
+    t.sim.rotateToken('write');
+    first.sender.confirm(
+      { contactId: contact.id, name: contact.name, phone: contact.phone },
+      'Sent after re-login',
+    );
+    const waiting = await until(() =>
+      first.store.getState().outbox.find((text) => text.state === 'waiting' && text.attempts > 0),
+    );
+    expect(waiting.reason).toMatch(/next start/);
+    await first.sender.saved();
+    first.close();
+    const stored = JSON.parse(await readFile(OutboxFile.forShop(env, t.baseUrl).path, 'utf8'));
+    expect(stored.texts).toEqual([expect.objectContaining({ body: 'Sent after re-login' })]);
+
+    const second = createSession({
+      baseUrl: t.baseUrl,
+      apiKey: t.sim.tokens.write,
+      outbox: OutboxFile.forShop(env, t.baseUrl),
+    });
+    sessions.push(second);
+    await second.sender.resume();
+    expect(await until(finished(second))).toMatchObject({ state: 'sent' });
+    expect(sentCount('Sent after re-login')).toBe(1);
+  });
+});

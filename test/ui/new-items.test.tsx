@@ -26,7 +26,8 @@ function tickUntil(tui: TestTui, kind: LiveEvent['kind']): LiveEvent[] {
 const markedLines = (frame: string) => lines(frame).filter((line) => /^│ ?●/.test(line));
 
 async function started() {
-  const tui = await startTui({ columns: 80, rows: 30, intervals: QUIET });
+  // Wide enough for the tab bar to spell out "(N new)" on every tab at once (narrower, it shows "●N").
+  const tui = await startTui({ columns: 100, rows: 30, intervals: QUIET });
   await firstLoad(tui, everythingLoaded);
   // Nothing is new at start-up: the first copy of each list is the baseline.
   expect(tabLine(tui.frame())).not.toContain('new)');

@@ -79,3 +79,24 @@ describe('a search typed fast', () => {
     expect(tui.state().composer).toBeDefined();
   });
 });
+
+describe('the tab bar at 80 columns', () => {
+  it('shows new counts as ●N so all six tabs fit', async () => {
+    const tui = await startTui({ columns: 80, rows: 24 });
+    await tui.waitFor('Inbox — open leads');
+    tui.session.store.setState((state) => ({
+      seen: {
+        ...state.seen,
+        fresh: {
+          leads: new Set(['a', 'b', 'c', 'd', 'e', 'f', 'g']),
+          inbound: new Set(['h', 'i', 'j']),
+          reviews: new Set(['k', 'l']),
+          actions: new Set(['m']),
+        },
+      },
+    }));
+    const frame = await tui.waitFor('●10');
+    const tabs = frame.split('\n').find((line) => line.includes('1 Inbox')) ?? '';
+    expect(tabs).toMatch(/1 Inbox ●10 +2 Thread +3 Reviews ●2 +4 Actions ●1 +5 Contacts +6 Today/);
+  });
+});
