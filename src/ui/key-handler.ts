@@ -89,6 +89,8 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
   let searchTimer: NodeJS.Timeout | undefined;
   /** After c on a lead not read yet: what is typed until its composer opens, kept for it. */
   let awaitingComposer: { leadId: string; typed: LineText } | undefined;
+  /** Text typed for a lead whose composer could not open (its thread failed to load): given back on the next c. */
+  const strandedText = new Map<string, string>();
 
   const focusPane = (pane: PaneId) => {
     const state = get();
@@ -230,7 +232,7 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
   };
 
   const requestQuit = () => {
-    const unsent = unsentCount(get()) + (awaitingComposer?.typed.text.trim() ? 1 : 0);
+    const unsent = unsentCount(get()) + (awaitingComposer?.typed.text.trim() ? 1 : 0) + strandedText.size;
     if (unsent > 0) return set({ prompt: { kind: 'confirm-quit', unsent }, helpOpen: false });
     deps.quit();
   };
@@ -259,7 +261,13 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
     const leadId = state.focus === 'thread' ? state.openLeadId : selectedLead(state)?.id;
     if (!leadId) return;
     const detail = state.focus === 'thread' ? openLead(state) : state.leads[leadId]?.data;
-    if (detail) return openComposer(targetFromLead(detail));
+    if (detail) {
+      openComposer(targetFromLead(detail));
+      const stranded = strandedText.get(leadId);
+      strandedText.delete(leadId);
+      if (stranded) editComposed((line) => insertText(moveEnd(line), stranded));
+      return;
+    }
     // The inbox row has no contact id: the thread brings it, then the composer opens.
     openThread(leadId);
     awaitingComposer = { leadId, typed: emptyLine };
@@ -271,10 +279,19 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
         unsubscribe();
         const waiting = awaitingComposer?.leadId === leadId ? awaitingComposer : undefined;
         awaitingComposer = undefined;
+        const typed = waiting?.typed.text ?? '';
         if (waiting && loaded.data && next.openLeadId === leadId && !next.composer) {
           openComposer(targetFromLead(loaded.data));
-          const typed = waiting.typed.text;
           if (typed) editComposed((line) => insertText(moveEnd(line), typed));
+        } else if (typed) {
+          strandedText.set(leadId, typed);
+          set({
+            notice: {
+              text: 'The composer could not open (the thread did not load). What you typed is kept: press c on this lead again.',
+              tone: 'warning',
+              at: Date.now(),
+            },
+          });
         }
       }
     });

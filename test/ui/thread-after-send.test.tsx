@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { KEYS, startTui } from '../support/tui.js';
+import { faultOnNext } from '../support/write-flows.js';
 
 const occurrences = (frame: string, text: string) => frame.split(text).length - 1;
 
@@ -98,5 +99,26 @@ describe('the tab bar at 80 columns', () => {
     const frame = await tui.waitFor('●10');
     const tabs = frame.split('\n').find((line) => line.includes('1 Inbox')) ?? '';
     expect(tabs).toMatch(/1 Inbox ●10 +2 Thread +3 Reviews ●2 +4 Actions ●1 +5 Contacts +6 Today/);
+  });
+});
+
+describe('text typed while a thread loads', () => {
+  it('is kept when the thread fails to load, and comes back with the next c', async () => {
+    const tui = await startTui({ columns: 100, rows: 30 });
+    await tui.waitFor((_frame, state) => (state.inbox.open.data?.open_leads.length ?? 0) > 0);
+    // The first read of a thread fails with a 500; the next one works.
+    faultOnNext(tui.s.sim, (request) => request.path.includes('/leads/'), { kind: 'status', status: 500 });
+    // Typed in the same read as c, so it is surely typed before the thread's answer arrives.
+    await tui.press('crunning late');
+    await tui.waitFor('What you typed is kept');
+    expect(tui.state().composer).toBeUndefined();
+    await tui.press('q');
+    await tui.waitFor('Quit anyway? y/n');
+    await tui.press('n', 'r');
+    await tui.waitFor((_frame, state) => Object.values(state.leads).some((lead) => lead.data));
+    await tui.press('c');
+    await tui.waitFor('running late');
+    const contactId = tui.state().composer?.contactId ?? '';
+    expect(tui.state().composed[contactId]?.text).toBe('running late');
   });
 });
