@@ -3,6 +3,7 @@
  * own copy appears in the thread, then as the service has it.
  */
 import { describe, expect, it } from 'vitest';
+import { HOSTILE_CONTACT_NAME } from '../../src/sim/demo-content.js';
 import { KEYS, startTui } from '../support/tui.js';
 import { faultOnNext } from '../support/write-flows.js';
 
@@ -120,5 +121,18 @@ describe('text typed while a thread loads', () => {
     await tui.waitFor('running late');
     const contactId = tui.state().composer?.contactId ?? '';
     expect(tui.state().composed[contactId]?.text).toBe('running late');
+  });
+});
+
+describe('a notice that names a customer', () => {
+  it('passes the name through the sanitizer, like every other customer text', async () => {
+    const tui = await startTui({ columns: 100, rows: 30 });
+    const hostile = tui.s.sim.shops.main.contacts.find((contact) => contact.name === HOSTILE_CONTACT_NAME);
+    if (!hostile) throw new Error('the seed has no hostile contact');
+    tui.session.sender.confirm({ contactId: hostile.id, name: hostile.name, phone: hostile.phone }, 'Hello');
+    const frame = await tui.waitFor('Sent to PRIZE DEPT');
+    const notice = frame.split('\n').find((line) => line.includes('Sent to')) ?? '';
+    expect(notice).toContain('Sent to PRIZE DEPT␍␇Claim Now.');
+    expect(frame).not.toMatch(/[\r\u0007]/);
   });
 });

@@ -103,7 +103,7 @@ export function StatusBar() {
   if (!first && notice) {
     first = (
       <Text wrap="truncate-end" {...(TONE_COLOR[notice.tone] ? { color: TONE_COLOR[notice.tone] } : {})}>
-        {notice.text}
+        {oneLine(notice.text)}
       </Text>
     );
   }
