@@ -114,6 +114,8 @@ export function storeFailure(store: AppStore, slot: Slot, failure: RequestFailur
 export function storeData(store: AppStore, slot: Slot, data: SlotData, at: number): void {
   store.setState((state) => {
     const patch = updateSlot(state, slot, <T>() => loaded(data as T, at));
+    if (slot.kind === 'contacts' && patch.contacts)
+      patch.contacts = { ...patch.contacts, loadedQuery: slot.query };
     let seen = state.seen;
     if (slot.kind === 'inbox' && slot.filter === 'open') {
       const inbox = data as Inbox;

@@ -139,7 +139,8 @@ export interface AppState {
   /** The service's OpenAPI document (public, no key). */
   apiSpec: Loaded<Record<string, unknown>>;
   inbox: Record<InboxFilter, Loaded<Inbox>>;
-  contacts: Loaded<ContactList> & { query: string };
+  /** `query` is what staff asked for; `loadedQuery` what the list on screen answers (they differ while a search is on its way). */
+  contacts: Loaded<ContactList> & { query: string; loadedQuery?: string };
   leads: Record<string, Loaded<LeadDetail>>;
   reviews: Loaded<ReviewList>;
   actions: Record<ActionsFilter, Loaded<ActionList>>;

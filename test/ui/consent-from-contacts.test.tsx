@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { contactRows } from '../../src/store/selectors.js';
-import { startTui } from '../support/tui.js';
+import { KEYS, startTui } from '../support/tui.js';
 
 describe('consent when texting from Contacts', () => {
   it('fetches a lead of the contact and shows its consent record in the open composer', async () => {
@@ -28,5 +28,20 @@ describe('consent when texting from Contacts', () => {
     await tui.waitFor('consent given');
     const leadReads = (await tui.s.requests()).filter((request) => request.path.includes('/leads/')).length;
     expect(leadReads).toBe(before + 1);
+  });
+});
+
+describe('a contacts search still on its way', () => {
+  it('keeps the title on the list shown and says it is searching until the answer arrives', async () => {
+    const tui = await startTui({ columns: 100, rows: 30 });
+    await tui.press('5');
+    await tui.waitFor((_frame, state) => state.contacts.data !== undefined);
+    // Every request is paused: the search is asked for but cannot be answered yet.
+    tui.session.budget.pauseUntil(Date.now() + 1_500);
+    await tui.press('/', 'tom', KEYS.enter);
+    const waiting = await tui.waitFor('(searching…)');
+    expect(waiting).not.toContain('matching “tom”');
+    const answered = await tui.waitFor('matching “tom”', 4_000);
+    expect(answered).not.toContain('(searching…)');
   });
 });

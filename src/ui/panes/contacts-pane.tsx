@@ -45,7 +45,9 @@ const ContactRow = memo(function ContactRow({
 
 export function ContactsPane({ height, focused }: { height: number; focused: boolean }) {
   const loaded = useAppState((state) => statusOf(state.contacts));
-  const query = useAppState((state) => state.contacts.query);
+  // The title names the search the list on screen answers, not one still on its way.
+  const shown = useAppState((state) => state.contacts.loadedQuery ?? '');
+  const asked = useAppState((state) => state.contacts.query);
   const search = useAppState((state) => ({
     text: state.search.contacts.text,
     editing: state.searching && focused,
@@ -53,10 +55,10 @@ export function ContactsPane({ height, focused }: { height: number; focused: boo
   const rows = useAppState(contactRows);
   const selected = useAppState((state) => selectedIndex(state, 'contacts'));
   const now = useClockNow();
-  const pending = search.text.trim() !== query;
+  const pending = search.text.trim() !== asked || asked !== shown;
   return (
     <PaneFrame
-      title={`Contacts${query ? ` matching “${oneLine(query)}”` : ''} (${rows.length})`}
+      title={`Contacts${shown ? ` matching “${oneLine(shown)}”` : ''} (${rows.length})`}
       focused={focused}
       height={height}
       status={<LoadedStatus loaded={loaded} />}
@@ -75,7 +77,7 @@ export function ContactsPane({ height, focused }: { height: number; focused: boo
         selected={selected}
         height={Math.max(1, frameContentRows(height) - 1)}
         rowKey={(item) => item.id}
-        empty={loaded.updatedAt === undefined ? ' ' : query ? 'No contact matches.' : 'No contacts.'}
+        empty={loaded.updatedAt === undefined ? ' ' : shown ? 'No contact matches.' : 'No contacts.'}
         renderRow={(item, isSelected) => (
           <ContactRow contact={item} selected={isSelected && focused} now={now} />
         )}
