@@ -10,9 +10,9 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { stateDir } from '../config/paths.js';
 import { writePrivateFile } from '../config/private-file.js';
 import type { OutgoingText } from '../store/app-store.js';
 
@@ -28,13 +28,6 @@ const StoredText = z.looseObject({
   attempts: z.number(),
 });
 const StoredOutbox = z.looseObject({ version: z.literal(1), texts: z.array(z.unknown()) });
-
-export function stateDir(env: NodeJS.ProcessEnv): string {
-  const xdg = env.XDG_STATE_HOME;
-  if (xdg && isAbsolute(xdg)) return join(xdg, 'shop-inbox');
-  const home = env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir();
-  return join(home, '.local', 'state', 'shop-inbox');
-}
 
 export interface OutboxPersistence {
   load(): Promise<OutgoingText[]>;

@@ -467,6 +467,3 @@ export function createKeyHandler(deps: KeyHandlerDeps): KeyHandler {
 
   return handleChunk;
 }
-
-/** For tests and the status bar: is anything capturing typed text? */
-export const isTyping = (state: AppState) => Boolean((state.composer || state.searching) && !state.prompt);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OutboxFile } from '../../src/outbox/outbox-file.js';
 import { createSession, type Session } from '../../src/session/create-session.js';
+import type { Fault } from '../../src/sim/faults.js';
 import type { OutgoingText } from '../../src/store/app-store.js';
 import { startSim, type TestSim } from '../support/sim.js';
 import { until } from '../support/until.js';
@@ -54,6 +55,24 @@ function contactWithLead(t: TestSim) {
   return { contact, sentCount };
 }
 
+/**
+ * A first run that dies after its send failed on the wire (the fault decides
+ * whether the text went out): it leaves the text waiting in the outbox file.
+ */
+async function crashAfterFailedSend(t: TestSim, env: NodeJS.ProcessEnv, body: string, fault: Fault) {
+  const { contact } = contactWithLead(t);
+  const first = session(t, OutboxFile.forShop(env, t.baseUrl), 1);
+  t.sim.faults.failNext(fault);
+  const text = first.sender.confirm(
+    { contactId: contact.id, name: contact.name, phone: contact.phone },
+    body,
+  );
+  await until(() => first.store.getState().outbox.find((item) => item.state === 'waiting'));
+  await first.sender.saved();
+  first.close();
+  return text;
+}
+
 const finished = (s: Session) => () =>
   s.store.getState().outbox.find((text) => text.state !== 'sending' && text.state !== 'waiting');
 
@@ -95,15 +114,7 @@ describe('the outbox on disk', () => {
     const { contact, sentCount } = contactWithLead(t);
 
     // First run: the service sends the text, the answer is lost, and the process dies before retrying.
-    const first = session(t, OutboxFile.forShop(env, t.baseUrl), 1);
-    t.sim.faults.failNext({ kind: 'drop_response' });
-    const text = first.sender.confirm(
-      { contactId: contact.id, name: contact.name, phone: contact.phone },
-      'Tech is 10 min away',
-    );
-    await until(() => first.store.getState().outbox.find((item) => item.state === 'waiting'));
-    await first.sender.saved();
-    first.close();
+    const text = await crashAfterFailedSend(t, env, 'Tech is 10 min away', { kind: 'drop_response' });
     expect(sentCount('Tech is 10 min away')).toBe(1);
 
     // Second run, a new process: it finds the text and tries again with the same key.
@@ -127,15 +138,7 @@ describe('the outbox on disk', () => {
     const t = await startSim();
     const env = { XDG_STATE_HOME: await stateHome() };
     const { contact, sentCount } = contactWithLead(t);
-    const first = session(t, OutboxFile.forShop(env, t.baseUrl), 1);
-    t.sim.faults.failNext({ kind: 'reset' });
-    first.sender.confirm(
-      { contactId: contact.id, name: contact.name, phone: contact.phone },
-      'Running late, 15 min',
-    );
-    await until(() => first.store.getState().outbox.find((item) => item.state === 'waiting'));
-    await first.sender.saved();
-    first.close();
+    await crashAfterFailedSend(t, env, 'Running late, 15 min', { kind: 'reset' });
     expect(sentCount('Running late, 15 min')).toBe(0);
 
     const second = session(t, OutboxFile.forShop(env, t.baseUrl));
@@ -209,15 +212,7 @@ describe('the outbox across a key rotation', () => {
     const t = await startSim();
     const env = { XDG_STATE_HOME: await stateHome() };
     const { contact, sentCount } = contactWithLead(t);
-    const first = session(t, OutboxFile.forShop(env, t.baseUrl), 1);
-    t.sim.faults.failNext({ kind: 'reset' });
-    first.sender.confirm(
-      { contactId: contact.id, name: contact.name, phone: contact.phone },
-      'Key rotated text',
-    );
-    await until(() => first.store.getState().outbox.find((item) => item.state === 'waiting'));
-    await first.sender.saved();
-    first.close();
+    await crashAfterFailedSend(t, env, 'Key rotated text', { kind: 'reset' });
 
     const newKey = t.sim.rotateToken('write');
     const second = createSession({

@@ -71,20 +71,6 @@ export async function firstLoad(tui: TestTui, extra?: (state: AppState) => boole
 /** Escapes a string for use inside a RegExp. */
 export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Every slot of the first load has an answer (the poller reads them one at a time). */
-export const everythingLoaded = (state: AppState) =>
-  [
-    state.me,
-    state.today,
-    state.billing,
-    state.texting,
-    state.inbox.open,
-    state.inbox.callbacks,
-    state.contacts,
-    state.reviews,
-    state.actions.pending_approval,
-  ].every((loaded) => loaded.updatedAt !== undefined && !loaded.loading);
-
 /** What the API answers for this path (the test's own read, with the same token). */
 export async function apiData<T>(tui: TestTui, path: string): Promise<T> {
   const response = await tui.s.fetch(path);

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import type { LiveEvent } from '../../src/sim/live.js';
 import { oneLine } from '../../src/ui/format.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
-import { everythingLoaded, firstLoad, lines, plain, QUIET } from './nav-pane-helpers.js';
+import { startupLoaded } from '../support/write-flows.js';
+import { firstLoad, lines, plain, QUIET } from './nav-pane-helpers.js';
 
 /** The tab bar's line. */
 const tabLine = (frame: string) => lines(frame).find((line) => line.includes('1 Inbox')) ?? '';
@@ -28,7 +29,7 @@ const markedLines = (frame: string) => lines(frame).filter((line) => /^│ ?●/
 async function started() {
   // Wide enough for the tab bar to spell out "(N new)" on every tab at once (narrower, it shows "●N").
   const tui = await startTui({ columns: 100, rows: 30, intervals: QUIET });
-  await firstLoad(tui, everythingLoaded);
+  await firstLoad(tui, startupLoaded);
   // Nothing is new at start-up: the first copy of each list is the baseline.
   expect(tabLine(tui.frame())).not.toContain('new)');
   expect(plain(tui.frame())).not.toContain('●');

@@ -12,10 +12,10 @@ import type { SimLead } from '../../src/sim/world.js';
 import { inboxRows } from '../../src/store/selectors.js';
 import { age, block, dateTime, enumLabel, oneLine } from '../../src/ui/format.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
+import { startupLoaded } from '../support/write-flows.js';
 import {
   apiData,
   escapeRegExp,
-  everythingLoaded,
   firstLoad,
   lines,
   plain,
@@ -159,7 +159,7 @@ describe('inbox', () => {
 
   it('/ filters the list locally by a name fragment, without asking the API; esc clears it', async () => {
     const tui = await startTui({ columns: 80, rows: 40, intervals: QUIET });
-    await firstLoad(tui, everythingLoaded);
+    await firstLoad(tui, startupLoaded);
     const all = inboxRows(tui.state());
     const inboxReadsBefore = (await requestsTo(tui, '/inbox')).length;
     const fragment = 'renÉ'.toLowerCase();

@@ -4,19 +4,27 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HOSTILE_CONTACT_NAME } from '../../src/sim/demo-content.js';
-import { KEYS, startTui } from '../support/tui.js';
+import type { AppState } from '../../src/store/app-store.js';
+import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import { faultOnNext } from '../support/write-flows.js';
 
 const occurrences = (frame: string, text: string) => frame.split(text).length - 1;
 
+const inboxLoaded = (_frame: string, state: AppState) => (state.inbox.open.data?.open_leads.length ?? 0) > 0;
+
+/** Opens the first lead's thread and its composer. */
+async function composeToFirstLead(tui: TestTui) {
+  await tui.waitFor(inboxLoaded);
+  await tui.press(KEYS.enter);
+  await tui.waitFor('texts, oldest first');
+  await tui.press('c');
+  await tui.waitFor('characters');
+}
+
 describe('the thread after a send', () => {
   it('shows the sent text once, first as sent from here, then as the service lists it', async () => {
     const tui = await startTui({ columns: 100, rows: 40 });
-    await tui.waitFor((_frame, state) => (state.inbox.open.data?.open_leads.length ?? 0) > 0);
-    await tui.press(KEYS.enter);
-    await tui.waitFor('texts, oldest first');
-    await tui.press('c');
-    await tui.waitFor('characters');
+    await composeToFirstLead(tui);
     await tui.press('Parts arrive at 3pm', KEYS.enter);
     await tui.waitFor('? y/n');
     await tui.press('y');
@@ -32,11 +40,7 @@ describe('the thread after a send', () => {
 describe('ctrl-c at a confirmation', () => {
   it('answers no to the send, keeps the text, and asks before quitting', async () => {
     const tui = await startTui({ columns: 100, rows: 40 });
-    await tui.waitFor((_frame, state) => (state.inbox.open.data?.open_leads.length ?? 0) > 0);
-    await tui.press(KEYS.enter);
-    await tui.waitFor('texts, oldest first');
-    await tui.press('c');
-    await tui.waitFor('characters');
+    await composeToFirstLead(tui);
     await tui.press('Kept text', KEYS.enter);
     await tui.waitFor('? y/n');
     await tui.press(KEYS.ctrlC);
@@ -52,11 +56,7 @@ describe('ctrl-c at a confirmation', () => {
 describe('keys typed fast arrive together', () => {
   it('takes a line break that ends a chunk as enter, and line breaks inside it as text', async () => {
     const tui = await startTui({ columns: 100, rows: 40 });
-    await tui.waitFor((_frame, state) => (state.inbox.open.data?.open_leads.length ?? 0) > 0);
-    await tui.press(KEYS.enter);
-    await tui.waitFor('texts, oldest first');
-    await tui.press('c');
-    await tui.waitFor('characters');
+    await composeToFirstLead(tui);
     const contactId = tui.state().composer?.contactId ?? '';
     await tui.press('first line\rsecond line');
     expect(tui.state().composed[contactId]?.text).toBe('first line\nsecond line');
@@ -106,7 +106,7 @@ describe('the tab bar at 80 columns', () => {
 describe('text typed while a thread loads', () => {
   it('is kept when the thread fails to load, and comes back with the next c', async () => {
     const tui = await startTui({ columns: 100, rows: 30 });
-    await tui.waitFor((_frame, state) => (state.inbox.open.data?.open_leads.length ?? 0) > 0);
+    await tui.waitFor(inboxLoaded);
     // The first read of a thread fails with a 500; the next one works.
     faultOnNext(tui.s.sim, (request) => request.path.includes('/leads/'), { kind: 'status', status: 500 });
     // Typed in the same read as c, so it is surely typed before the thread's answer arrives.

@@ -12,7 +12,8 @@ import { newId } from '../../src/sim/world.js';
 import { inboxRows } from '../../src/store/selectors.js';
 import { startSim } from '../support/sim.js';
 import { KEYS, startTui } from '../support/tui.js';
-import { everythingLoaded, firstLoad, plain } from './nav-pane-helpers.js';
+import { startupLoaded } from '../support/write-flows.js';
+import { firstLoad, plain } from './nav-pane-helpers.js';
 
 /** Ink's colours and styles: the only escape sequences a frame may hold. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escapes is what this test is about
@@ -77,7 +78,7 @@ describe('untrusted text', () => {
     const s = await startSim();
     addHostileRecords(s);
     const tui = await startTui({ sim: s, columns: 120, rows: 40 });
-    await firstLoad(tui, everythingLoaded);
+    await firstLoad(tui, startupLoaded);
     const frames: Array<[string, string]> = [];
     // Besides the frames looked at below, every frame drawn in between (sampled often).
     const sampled = new Set<string>();

@@ -41,20 +41,3 @@ export function ListWindow<T>({ items, selected, height, rowKey, renderRow, empt
     </Box>
   );
 }
-
-/** A selectable row's text: inverse when selected, never wrapping. */
-export function RowText({
-  selected,
-  children,
-  color,
-}: {
-  selected: boolean;
-  children: ReactNode;
-  color?: string;
-}) {
-  return (
-    <Text wrap="truncate-end" inverse={selected} {...(color ? { color } : {})}>
-      {children}
-    </Text>
-  );
-}
