@@ -10,6 +10,7 @@ import type { LoggedRequest } from '../../src/sim/request-log.js';
 import type { AppState } from '../../src/store/app-store.js';
 import type { TestSim } from '../support/sim.js';
 import { startTui, type TestTui } from '../support/tui.js';
+import { startupLoaded } from '../support/write-flows.js';
 
 /** Reads go on every 300 ms, so a fault queued for "the next request" is met soon. */
 const BUSY = { visibleMs: 300, headerMs: 300, backgroundMs: 60_000, rareMs: 60_000 };
@@ -40,22 +41,8 @@ function connectionStates(tui: TestTui): string[] {
   return states;
 }
 
-/** Everything the default screen needs was read once. */
-const firstPassDone = (state: AppState) =>
-  [
-    state.me,
-    state.today,
-    state.billing,
-    state.texting,
-    state.reviews,
-    state.contacts,
-    state.inbox.open,
-    state.inbox.callbacks,
-    state.actions.pending_approval,
-  ].every((loaded) => loaded.updatedAt !== undefined && !loaded.loading);
-
 async function loaded(tui: TestTui): Promise<string> {
-  await tui.waitFor((_frame, state) => firstPassDone(state));
+  await tui.waitFor((_frame, state) => startupLoaded(state));
   const lead = tui.state().inbox.open.data?.open_leads[0];
   if (!lead) throw new Error('the seed has no open lead');
   return tui.waitFor(String(lead.contact_name));
