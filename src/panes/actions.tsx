@@ -1,0 +1,227 @@
+/**
+ * Actions: the agent's actions awaiting approval (a approves, after y/n),
+ * and by `s` the history of each status. The reference gives an action only
+ * its id, kind, status and time; any other field the service sends is shown
+ * in the detail, so staff see as much as there is before approving.
+ */
+import { Box } from 'ink';
+import { memo } from 'react';
+import type { Action } from '../contract/resources.js';
+import type { AppState, DecisionState } from '../store/app-store.js';
+import { actionList, selectedAction } from '../store/selectors.js';
+import { useAppState, useClockNow } from '../ui/app-context.js';
+import { ListWindow } from '../ui/components/list-window.js';
+import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
+import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
+import { Text } from '../ui/components/text.js';
+import { age, dateTime, enumLabel, oneLine } from '../ui/format.js';
+import type { PaneDescriptor, PaneProps } from './pane.js';
+import { countLabel, useSelectedIndex } from './use-selection.js';
+
+const DETAIL_ROWS = 6;
+const KNOWN_FIELDS = new Set(['id', 'kind', 'status', 'generated_at']);
+
+function decisionText(decision: DecisionState | undefined): { text: string; color: string } | undefined {
+  if (!decision) return undefined;
+  if (decision.state === 'approving') return { text: 'approving…', color: 'cyan' };
+  if (decision.state === 'done')
+    return { text: `approved → ${enumLabel(decision.result?.status)}`, color: 'green' };
+  return { text: `approval failed: ${oneLine(decision.error?.message)}`, color: 'red' };
+}
+
+const ActionRow = memo(function ActionRow({
+  action,
+  selected,
+  fresh,
+  decision,
+  now,
+}: {
+  action: Action;
+  selected: boolean;
+  fresh: boolean;
+  decision: DecisionState | undefined;
+  now: number;
+}) {
+  const outcome = decisionText(decision);
+  return (
+    <Box width="100%">
+      <Box width={2} flexShrink={0}>
+        <Text color="yellow">{fresh ? '●' : ' '}</Text>
+      </Box>
+      <Box width={16} flexShrink={0}>
+        <Text wrap="truncate-end" inverse={selected} bold={selected}>
+          {enumLabel(action.kind)}
+        </Text>
+      </Box>
+      <Box width={18} flexShrink={0} marginLeft={1}>
+        <Text wrap="truncate-end" color={String(action.status) === 'pending_approval' ? 'yellow' : undefined}>
+          {enumLabel(action.status)}
+        </Text>
+      </Box>
+      <Box width={5} flexShrink={0} marginLeft={1}>
+        <Text dimColor>{age(action.generated_at, now)}</Text>
+      </Box>
+      <Box flexGrow={1} flexBasis={0} marginLeft={1}>
+        <Text wrap="truncate-end" {...(outcome ? { color: outcome.color } : { dimColor: true })}>
+          {outcome ? outcome.text : oneLine(action.id)}
+        </Text>
+      </Box>
+    </Box>
+  );
+});
+
+/** Fields the service sent beyond the reference's four: all there is to tell what an action concerns. */
+const extraFields = (action: Action) => Object.entries(action).filter(([key]) => !KNOWN_FIELDS.has(key));
+
+const fieldText = (value: unknown) => oneLine(typeof value === 'string' ? value : JSON.stringify(value));
+
+/** What the approval question says the action concerns. */
+export function actionConcerns(action: Action): string {
+  const extra = extraFields(action);
+  if (extra.length === 0) return 'the API does not say what it concerns';
+  return extra
+    .map(([key, value]) => `${oneLine(key)}: ${fieldText(value)}`)
+    .join(' · ')
+    .slice(0, 200);
+}
+
+function ActionDetail({ action }: { action: Action | undefined }) {
+  if (!action) return null;
+  const extra = extraFields(action);
+  return (
+    <Box flexDirection="column" height={DETAIL_ROWS} overflow="hidden">
+      <Text wrap="truncate-end">
+        <Text bold>{enumLabel(action.kind)}</Text> {oneLine(action.id)} · {enumLabel(action.status)} ·
+        generated {dateTime(action.generated_at)}
+      </Text>
+      {extra.length === 0 ? (
+        <Text dimColor wrap="wrap">
+          The API gives no detail of what this action will do beyond its kind; check it in the shop's
+          dashboard if unsure.
+        </Text>
+      ) : (
+        extra.map(([key, value]) => (
+          <Text key={key} wrap="truncate-end">
+            {oneLine(key)}: {fieldText(value)}
+          </Text>
+        ))
+      )}
+    </Box>
+  );
+}
+
+function ActionsPane({ height, focused }: PaneProps) {
+  const filter = useAppState((state) => state.actionsFilter);
+  const loaded = useAppState((state) => statusOf(state.actions[state.actionsFilter]));
+  const rows = useAppState((state) => actionList(state).rows);
+  const selected = useSelectedIndex('actions', actionList);
+  const action = useAppState(selectedAction);
+  const fresh = useAppState((state) => state.seen.fresh.actions);
+  const decisions = useAppState((state) => state.decisions);
+  const now = useClockNow();
+  const listRows = Math.max(1, frameContentRows(height) - DETAIL_ROWS - 1);
+  return (
+    <PaneFrame
+      title={`Actions — ${filter === 'pending_approval' ? 'awaiting approval' : enumLabel(filter)} ${countLabel(loaded.updatedAt, rows.length)}`}
+      focused={focused}
+      height={height}
+      status={<LoadedStatus loaded={loaded} />}
+    >
+      <Text dimColor wrap="truncate-end">
+        newest first · s shows: pending approval → published → declined → failed
+      </Text>
+      <ListWindow
+        pane="actions"
+        items={rows}
+        selected={selected}
+        height={listRows}
+        rowKey={(item) => item.id}
+        empty={loaded.updatedAt === undefined ? ' ' : `No ${enumLabel(filter)} actions.`}
+        renderRow={(item, isSelected) => (
+          <ActionRow
+            action={item}
+            selected={isSelected && focused}
+            fresh={fresh.has(item.id)}
+            decision={decisions[item.id]}
+            now={now}
+          />
+        )}
+      />
+      <ActionDetail action={action} />
+    </PaneFrame>
+  );
+}
+
+export const actionsPane: PaneDescriptor = {
+  id: 'actions',
+  title: 'Actions',
+  Component: ActionsPane,
+  list: {
+    identity: (state: AppState) => state.actionsFilter,
+    of: actionList,
+    noun: 'action',
+    rowLabel: (action: Action) => `${enumLabel(action.kind)} ${oneLine(action.id)}`,
+  },
+  reads: (state) => [{ kind: 'actions', status: state.actionsFilter }],
+  seen: ['actions'],
+  commands: [
+    {
+      id: 'approve',
+      mode: 'pane',
+      pane: 'actions',
+      keys: ['a'],
+      label: 'approve the selected pending action (asks y/n)',
+      hint: 'approve',
+      writes: true,
+      when: (context) => {
+        const state = context.state();
+        const action = selectedAction(state);
+        if (!action) return 'no action is selected';
+        if (String(action.status) !== 'pending_approval')
+          return 'only an action awaiting approval can be approved';
+        const decided = state.decisions[action.id]?.state;
+        // Approved already (the list may not be read again yet): a second decide could repeat its effects.
+        if (decided === 'approving' || decided === 'done') return 'it was approved already';
+        return true;
+      },
+      run: (context) => {
+        const action = selectedAction(context.state());
+        if (!action) return;
+        context.ui.ask(
+          {
+            kind: 'confirm-approve',
+            actionId: action.id,
+            label: `${enumLabel(action.kind)} ${oneLine(action.id)}`,
+            concerns: `generated ${dateTime(action.generated_at)} · ${actionConcerns(action)}`,
+          },
+          context.input.batch,
+        );
+      },
+    },
+    {
+      id: 'status',
+      helpRow: {
+        id: 'status',
+        label: 'show the next / previous status: pending approval → published → declined → failed',
+      },
+      mode: 'pane',
+      pane: 'actions',
+      keys: ['s'],
+      label: 'show the next status: pending approval → published → declined → failed',
+      hint: 'status',
+      run: (context) => context.ui.cycleActionsFilter(1),
+    },
+    {
+      id: 'status.previous',
+      helpRow: {
+        id: 'status',
+        label: 'show the next / previous status: pending approval → published → declined → failed',
+      },
+      mode: 'pane',
+      pane: 'actions',
+      keys: ['S'],
+      label: 'show the previous status',
+      run: (context) => context.ui.cycleActionsFilter(-1),
+    },
+  ],
+};

@@ -1,0 +1,122 @@
+/** Contacts: the contact list, searched on the service by name or phone fragment (/). */
+import { Box } from 'ink';
+import { memo } from 'react';
+import type { Contact } from '../contract/resources.js';
+import type { AppState } from '../store/app-store.js';
+import { contactList, searchText, selectedContact } from '../store/selectors.js';
+import { useAppState, useClockNow } from '../ui/app-context.js';
+import { ListWindow } from '../ui/components/list-window.js';
+import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
+import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
+import { Text } from '../ui/components/text.js';
+import { age, enumLabel, oneLine } from '../ui/format.js';
+import { composeCommand, filterCommands } from './common-commands.js';
+import type { PaneDescriptor, PaneProps } from './pane.js';
+import { countLabel, useSelectedIndex } from './use-selection.js';
+
+const ContactRow = memo(function ContactRow({
+  contact,
+  selected,
+  now,
+}: {
+  contact: Contact;
+  selected: boolean;
+  now: number;
+}) {
+  return (
+    <Box width="100%">
+      <Box flexGrow={1} flexBasis={0} minWidth={10}>
+        <Text wrap="truncate-end" inverse={selected} bold={selected}>
+          {oneLine(contact.name)}
+        </Text>
+      </Box>
+      <Box width={14} flexShrink={0} marginLeft={1}>
+        <Text wrap="truncate-end">{oneLine(contact.phone)}</Text>
+      </Box>
+      <Box width={24} flexShrink={0} marginLeft={1}>
+        <Text wrap="truncate-end" dimColor={!contact.email}>
+          {contact.email ? oneLine(contact.email) : 'no email'}
+        </Text>
+      </Box>
+      <Box width={8} flexShrink={0} marginLeft={1}>
+        <Text wrap="truncate-end">{enumLabel(contact.stage)}</Text>
+      </Box>
+      <Box width={5} flexShrink={0} marginLeft={1}>
+        <Text dimColor>{age(contact.last_contact_at, now)}</Text>
+      </Box>
+    </Box>
+  );
+});
+
+function ContactsPane({ height, focused }: PaneProps) {
+  const loaded = useAppState((state) => statusOf(state.contacts));
+  // The title names the search the list on screen answers, not one still on its way.
+  const shown = useAppState((state) => state.contacts.loadedQuery ?? '');
+  const asked = useAppState((state) => state.contacts.query);
+  const search = useAppState((state) => ({
+    text: searchText(state, 'contacts'),
+    editing: state.searching && focused,
+  }));
+  const rows = useAppState((state) => contactList(state).rows);
+  const selected = useSelectedIndex('contacts', contactList);
+  const now = useClockNow();
+  const pending = search.text.trim() !== asked || asked !== shown;
+  return (
+    <PaneFrame
+      title={`Contacts${shown ? ` matching “${oneLine(shown)}”` : ''} ${countLabel(loaded.updatedAt, rows.length)}`}
+      focused={focused}
+      height={height}
+      status={<LoadedStatus loaded={loaded} />}
+    >
+      <Text
+        color={search.editing ? 'cyan' : undefined}
+        dimColor={!search.editing && !search.text}
+        wrap="truncate-end"
+      >
+        / {search.text || (search.editing ? '' : 'search by name or phone')}
+        {search.editing ? '▏' : ''}
+        {pending ? '  (searching…)' : ''}
+      </Text>
+      <ListWindow
+        pane="contacts"
+        items={rows}
+        selected={selected}
+        height={Math.max(1, frameContentRows(height) - 1)}
+        rowKey={(item) => item.id}
+        empty={loaded.updatedAt === undefined ? ' ' : shown ? 'No contact matches.' : 'No contacts.'}
+        renderRow={(item, isSelected) => (
+          <ContactRow contact={item} selected={isSelected && focused} now={now} />
+        )}
+      />
+    </PaneFrame>
+  );
+}
+
+export const contactsPane: PaneDescriptor = {
+  id: 'contacts',
+  title: 'Contacts',
+  Component: ContactsPane,
+  list: {
+    identity: (state: AppState) => state.contacts.loadedQuery,
+    of: contactList,
+    noun: 'contact',
+    rowLabel: (contact: Contact) => oneLine(contact.name),
+  },
+  reads: (state) => [{ kind: 'contacts', query: state.contacts.query }],
+  seen: [],
+  filter: 'remote',
+  commands: [
+    ...filterCommands('contacts', {
+      label: 'search by name or phone fragment (on the service)',
+      hint: 'search',
+      clearLabel: 'clear the search',
+    }),
+    composeCommand('contacts', 'text the selected contact', {
+      when: (context) => (selectedContact(context.state()) ? true : 'no contact is selected'),
+      run: (context) => {
+        const contact = selectedContact(context.state());
+        if (contact) context.ui.composeToContact(contact);
+      },
+    }),
+  ],
+};

@@ -1,0 +1,205 @@
+/**
+ * Inbox: open leads, or (f) the missed calls with no reply, with the latest
+ * inbound texts below. New since staff last looked is marked with ●. From 120
+ * columns the selected lead's thread shows beside it.
+ */
+import { Box } from 'ink';
+import { memo } from 'react';
+import type { InboundPreview, InboxLead } from '../contract/resources.js';
+import type { Slot } from '../poller/refresh-plan.js';
+import { type AppState, isWide } from '../store/app-store.js';
+import { inboundId } from '../store/seen.js';
+import { inboxList, searchText, selectedLead, threadLeadId } from '../store/selectors.js';
+import { useAppState, useClockNow } from '../ui/app-context.js';
+import { ListWindow } from '../ui/components/list-window.js';
+import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
+import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
+import { SearchLine } from '../ui/components/search-line.js';
+import { Text } from '../ui/components/text.js';
+import { age, enumLabel, oneLine } from '../ui/format.js';
+import { composeCommand, filterCommands } from './common-commands.js';
+import type { PaneDescriptor, PaneProps } from './pane.js';
+import { countLabel, useSelectedIndex } from './use-selection.js';
+
+const PREVIEW_ROWS = 3;
+
+const LeadRow = memo(function LeadRow({
+  lead,
+  selected,
+  fresh,
+  now,
+  wide,
+}: {
+  lead: InboxLead;
+  selected: boolean;
+  fresh: boolean;
+  now: number;
+  wide: boolean;
+}) {
+  const sameDay = String(lead.urgency) === 'same_day';
+  return (
+    <Box width="100%">
+      <Box width={2} flexShrink={0}>
+        <Text color="yellow">{fresh ? '●' : ' '}</Text>
+      </Box>
+      <Box flexGrow={1} flexBasis={0} minWidth={8}>
+        <Text wrap="truncate-end" inverse={selected} bold={selected}>
+          {oneLine(lead.contact_name)}
+        </Text>
+      </Box>
+      <Box width={12} flexShrink={0} marginLeft={1}>
+        <Text wrap="truncate-end">{oneLine(lead.caller_phone)}</Text>
+      </Box>
+      <Box width={wide ? 16 : 12} flexShrink={0} marginLeft={1}>
+        <Text wrap="truncate-end">{oneLine(lead.job_type)}</Text>
+      </Box>
+      <Box width={9} flexShrink={0} marginLeft={1}>
+        <Text wrap="truncate-end" {...(sameDay ? { color: 'red', bold: true } : { dimColor: true })}>
+          {sameDay ? 'SAME DAY' : enumLabel(lead.urgency)}
+        </Text>
+      </Box>
+      <Box width={9} flexShrink={0} marginLeft={1}>
+        <Text wrap="truncate-end">{enumLabel(lead.status)}</Text>
+      </Box>
+      <Box width={4} flexShrink={0} marginLeft={1} justifyContent="flex-end">
+        <Text dimColor>{age(lead.created_at, now)}</Text>
+      </Box>
+    </Box>
+  );
+});
+
+function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: boolean }) {
+  const fresh = useAppState((state) => state.seen.fresh.inbound);
+  const now = useClockNow();
+  return (
+    <Box flexDirection="column" height={PREVIEW_ROWS + 1}>
+      <Text dimColor>Latest inbound texts</Text>
+      {previews.length === 0 ? <Text dimColor>{loaded ? 'none' : 'loading…'}</Text> : null}
+      {previews.slice(0, PREVIEW_ROWS).map((preview) => (
+        <Box key={inboundId(preview)} height={1}>
+          <Text wrap="truncate-end">
+            <Text color="yellow">{fresh.has(inboundId(preview)) ? '● ' : '  '}</Text>
+            <Text dimColor>{age(preview.occurred_at, now).padStart(4)} </Text>
+            {oneLine(preview.body_preview)}
+          </Text>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+function InboxPane({ height, width, focused }: PaneProps) {
+  const filter = useAppState((state) => state.inboxFilter);
+  const loaded = useAppState((state) => statusOf(state.inbox[state.inboxFilter]));
+  const rows = useAppState((state) => inboxList(state).rows);
+  const selected = useSelectedIndex('inbox', inboxList);
+  const previews = useAppState((state) => state.inbox.open.data?.latest_inbound ?? []);
+  const previewsLoaded = useAppState((state) => state.inbox.open.updatedAt !== undefined);
+  const freshLeads = useAppState((state) => state.seen.fresh.leads);
+  const search = useAppState((state) => ({
+    text: searchText(state, 'inbox'),
+    editing: state.searching && focused,
+  }));
+  // The list has the whole width unless the thread shares it.
+  const wide = useAppState((state) => state.columns < 120 || state.columns >= 160);
+  const now = useClockNow();
+  const title = filter === 'open' ? 'Inbox — open leads' : 'Inbox — missed calls with no reply';
+  const contentRows = frameContentRows(height);
+  const searchRows = search.text || search.editing ? 1 : 0;
+  const listRows = Math.max(1, contentRows - PREVIEW_ROWS - 1 - searchRows);
+  return (
+    <PaneFrame
+      title={`${title} ${countLabel(loaded.updatedAt, rows.length)}`}
+      focused={focused}
+      height={height}
+      {...(width !== undefined ? { width } : {})}
+      status={<LoadedStatus loaded={loaded} />}
+    >
+      {searchRows ? <SearchLine text={search.text} editing={search.editing} /> : null}
+      <ListWindow
+        pane="inbox"
+        items={rows}
+        selected={selected}
+        height={listRows}
+        rowKey={(lead) => lead.id}
+        empty={
+          loaded.updatedAt === undefined
+            ? ' '
+            : filter === 'open'
+              ? 'No open leads.'
+              : 'No missed calls waiting for a reply.'
+        }
+        renderRow={(lead, isSelected) => (
+          <LeadRow
+            lead={lead}
+            selected={isSelected && focused}
+            fresh={freshLeads.has(lead.id)}
+            now={now}
+            wide={wide}
+          />
+        )}
+      />
+      <Previews previews={previews} loaded={previewsLoaded} />
+    </PaneFrame>
+  );
+}
+
+/** The thread beside the inbox (from 120 columns) is the selected lead's: read once the selection rests. */
+function reads(state: AppState): Slot[] {
+  const slots: Slot[] = [{ kind: 'inbox', filter: state.inboxFilter }];
+  const leadId = isWide(state) && state.focus === 'inbox' ? threadLeadId(state) : undefined;
+  if (leadId) slots.push({ kind: 'lead', id: leadId });
+  return slots;
+}
+
+export const inboxPane: PaneDescriptor = {
+  id: 'inbox',
+  title: 'Inbox',
+  Component: InboxPane,
+  list: {
+    identity: (state: AppState) => state.inboxFilter,
+    of: inboxList,
+    noun: 'lead',
+    rowLabel: (lead: InboxLead) => oneLine(lead.contact_name),
+  },
+  reads,
+  seen: ['leads', 'inbound'],
+  beside: 'thread',
+  filter: 'local',
+  commands: [
+    {
+      id: 'open',
+      mode: 'pane',
+      pane: 'inbox',
+      keys: ['enter'],
+      label: "open the selected lead's thread",
+      hint: 'open',
+      when: (context) => (selectedLead(context.state()) ? true : 'no lead is selected'),
+      run: (context) => {
+        const lead = selectedLead(context.state());
+        if (lead) context.ui.openThread(lead.id);
+      },
+    },
+    {
+      id: 'callbacks',
+      mode: 'pane',
+      pane: 'inbox',
+      keys: ['f'],
+      label: 'switch open leads / missed calls with no reply',
+      hint: 'callbacks',
+      run: (context) => context.ui.toggleInboxFilter(),
+    },
+    ...filterCommands('inbox', {
+      label: 'filter by name, phone or job',
+      hint: 'filter',
+      clearLabel: 'clear the filter',
+    }),
+    composeCommand('inbox', "text the selected lead's contact", {
+      when: (context) => (selectedLead(context.state()) ? true : 'no lead is selected'),
+      run: (context) => {
+        const lead = selectedLead(context.state());
+        if (lead) context.ui.composeToLead(lead);
+      },
+    }),
+  ],
+};

@@ -1,0 +1,167 @@
+/**
+ * Reviews: rating, reviewer, date, replied or not; the selected review in
+ * full below, with its reply draft (d) clearly marked as not published.
+ */
+import { Box } from 'ink';
+import { memo } from 'react';
+import type { Review } from '../contract/resources.js';
+import { reviewList, searchText, selectedReview } from '../store/selectors.js';
+import { useAppState } from '../ui/app-context.js';
+import { ListWindow } from '../ui/components/list-window.js';
+import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
+import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
+import { SearchLine } from '../ui/components/search-line.js';
+import { Text } from '../ui/components/text.js';
+import { block, day, oneLine, stars } from '../ui/format.js';
+import { filterCommands } from './common-commands.js';
+import type { PaneDescriptor, PaneProps } from './pane.js';
+import { countLabel, useSelectedIndex } from './use-selection.js';
+
+const DETAIL_ROWS = 8;
+
+const ReviewRow = memo(function ReviewRow({
+  review,
+  selected,
+  fresh,
+}: {
+  review: Review;
+  selected: boolean;
+  fresh: boolean;
+}) {
+  return (
+    <Box width="100%">
+      <Box width={2} flexShrink={0}>
+        <Text color="yellow">{fresh ? '●' : ' '}</Text>
+      </Box>
+      <Box width={6} flexShrink={0}>
+        <Text color={review.rating <= 2 ? 'red' : 'yellow'}>{stars(review.rating)}</Text>
+      </Box>
+      <Box width={20} flexShrink={0} marginLeft={1}>
+        <Text wrap="truncate-end" inverse={selected} bold={selected}>
+          {oneLine(review.reviewer_name)}
+        </Text>
+      </Box>
+      <Box width={11} flexShrink={0} marginLeft={1}>
+        <Text dimColor>{day(review.created_at_google)}</Text>
+      </Box>
+      <Box width={10} flexShrink={0} marginLeft={1}>
+        {review.replied_at ? <Text color="green">replied</Text> : <Text color="yellow">unreplied</Text>}
+      </Box>
+      <Box flexGrow={1} flexBasis={0} marginLeft={1}>
+        <Text wrap="truncate-end">{oneLine(review.review_text)}</Text>
+      </Box>
+    </Box>
+  );
+});
+
+function ReviewDetail({ review }: { review: Review | undefined }) {
+  const draft = useAppState((state) => (review ? state.drafts[review.id] : undefined));
+  const readOnly = useAppState((state) => state.readOnly);
+  if (!review) return null;
+  return (
+    <Box
+      flexDirection="column"
+      height={DETAIL_ROWS}
+      overflow="hidden"
+      borderStyle="single"
+      borderTop
+      borderBottom={false}
+      borderLeft={false}
+      borderRight={false}
+      borderColor="gray"
+    >
+      <Text wrap="truncate-end">
+        <Text bold>{oneLine(review.reviewer_name)}</Text> {stars(review.rating)} ·{' '}
+        {day(review.created_at_google)} ·{' '}
+        {review.replied_at ? `replied ${day(review.replied_at)}` : 'not replied'}
+      </Text>
+      <Text wrap="wrap">{block(review.review_text)}</Text>
+      {draft?.state === 'drafting' ? <Text color="cyan">drafting a reply…</Text> : null}
+      {draft?.draft ? (
+        <Box flexDirection="column">
+          <Text color="magenta" bold>
+            DRAFT — not published{draft.draft.is_negative ? ' · flagged negative: read before using it' : ''}
+          </Text>
+          <Text wrap="wrap">{block(draft.draft.reply)}</Text>
+        </Box>
+      ) : null}
+      {draft?.state === 'failed' && draft.error ? (
+        <Text color="red">no draft: {oneLine(draft.error.message)}</Text>
+      ) : null}
+      {!draft && !readOnly ? <Text dimColor>d drafts a reply (it is not published)</Text> : null}
+    </Box>
+  );
+}
+
+function ReviewsPane({ height, focused }: PaneProps) {
+  const loaded = useAppState((state) => statusOf(state.reviews));
+  const unreplied = useAppState((state) => state.reviews.data?.unreplied_in_page);
+  const rows = useAppState((state) => reviewList(state).rows);
+  const selected = useSelectedIndex('reviews', reviewList);
+  const review = useAppState(selectedReview);
+  const fresh = useAppState((state) => state.seen.fresh.reviews);
+  const search = useAppState((state) => ({
+    text: searchText(state, 'reviews'),
+    editing: state.searching && focused,
+  }));
+  const searchRows = search.text || search.editing ? 1 : 0;
+  const listRows = Math.max(1, frameContentRows(height) - DETAIL_ROWS - searchRows);
+  return (
+    <PaneFrame
+      title={`Reviews ${countLabel(loaded.updatedAt, rows.length).replace(')', unreplied !== undefined ? `, ${unreplied} unreplied)` : ')')}`}
+      focused={focused}
+      height={height}
+      status={<LoadedStatus loaded={loaded} />}
+    >
+      {searchRows ? <SearchLine text={search.text} editing={search.editing} /> : null}
+      <ListWindow
+        pane="reviews"
+        items={rows}
+        selected={selected}
+        height={listRows}
+        rowKey={(item) => item.id}
+        empty={loaded.updatedAt === undefined ? ' ' : 'No reviews.'}
+        renderRow={(item, isSelected) => (
+          <ReviewRow review={item} selected={isSelected && focused} fresh={fresh.has(item.id)} />
+        )}
+      />
+      <ReviewDetail review={review} />
+    </PaneFrame>
+  );
+}
+
+export const reviewsPane: PaneDescriptor = {
+  id: 'reviews',
+  title: 'Reviews',
+  Component: ReviewsPane,
+  list: { of: reviewList, noun: 'review', rowLabel: (review: Review) => oneLine(review.reviewer_name) },
+  reads: () => [{ kind: 'reviews' }],
+  seen: ['reviews'],
+  filter: 'local',
+  commands: [
+    {
+      id: 'draft',
+      mode: 'pane',
+      pane: 'reviews',
+      keys: ['d'],
+      label: 'ask for a reply draft to the selected review (not published)',
+      hint: 'draft reply',
+      writes: true,
+      when: (context) => {
+        const state = context.state();
+        const review = selectedReview(state);
+        if (!review) return 'no review is selected';
+        return state.drafts[review.id]?.state === 'drafting' ? 'a draft is already being made' : true;
+      },
+      run: (context) => {
+        const review = selectedReview(context.state());
+        if (review) context.ui.draft(review.id);
+      },
+    },
+    ...filterCommands('reviews', {
+      label: 'filter by reviewer or text',
+      hint: 'filter',
+      clearLabel: 'clear the filter',
+    }),
+  ],
+};

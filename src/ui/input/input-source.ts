@@ -1,0 +1,95 @@
+/**
+ * Reads the terminal: each chunk of stdin goes through the parser, and the
+ * events it completes go to the handler together, as one batch (keys that
+ * arrived in one read). The only timers of the input layer live here: a lone
+ * ESC becomes the escape key after a short pause, and a paste whose end never
+ * came is closed after a long one.
+ */
+import type { InputEvent } from './key-event.js';
+import { createInputParser } from './parse-input.js';
+
+export interface InputBatch {
+  events: InputEvent[];
+  /** Increases with every read; events of one batch arrived together. */
+  id: number;
+}
+
+export interface InputSourceOptions {
+  /** How long a lone ESC waits for the rest of a sequence before it is the escape key. Default 100 ms, as vim's ttimeoutlen. */
+  escapeTimeoutMs?: number;
+  /** How long a paste may pause before it is taken as ended. Default 2 s. */
+  pasteTimeoutMs?: number;
+}
+
+export interface InputSource {
+  /** Feeds one read of input, as stdin's 'data' would. */
+  feed(chunk: string | Buffer): void;
+  dispose(): void;
+}
+
+export function createInputSource(
+  onBatch: (batch: InputBatch) => void,
+  options: InputSourceOptions = {},
+): InputSource {
+  const parser = createInputParser();
+  const escapeTimeoutMs = options.escapeTimeoutMs ?? 100;
+  const pasteTimeoutMs = options.pasteTimeoutMs ?? 2_000;
+  let batches = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let disposed = false;
+
+  const deliver = (events: InputEvent[]) => {
+    if (events.length === 0 || disposed) return;
+    batches += 1;
+    onBatch({ events, id: batches });
+  };
+
+  const schedule = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    const holding = parser.holding;
+    if (holding === 'nothing') return;
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        deliver(holding === 'paste' ? parser.endPaste() : parser.flush());
+        schedule();
+      },
+      holding === 'paste' ? pasteTimeoutMs : escapeTimeoutMs,
+    );
+    timer.unref?.();
+  };
+
+  return {
+    feed(chunk) {
+      if (disposed) return;
+      deliver(parser.feed(typeof chunk === 'string' ? chunk : chunk.toString('utf8')));
+      schedule();
+    },
+    dispose() {
+      disposed = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
+
+/** Reads a terminal's stdin in raw mode; returns how to stop (raw mode itself is ended by the terminal runner). */
+export function readTerminalInput(
+  stdin: NodeJS.ReadStream | NodeJS.EventEmitter,
+  onBatch: (batch: InputBatch) => void,
+  options?: InputSourceOptions,
+): () => void {
+  const source = createInputSource(onBatch, options);
+  const stream = stdin as NodeJS.ReadStream;
+  if (stream.isTTY && typeof stream.setRawMode === 'function') stream.setRawMode(true);
+  stream.setEncoding?.('utf8');
+  const onData = (chunk: string | Buffer) => source.feed(chunk);
+  stream.on('data', onData);
+  stream.resume?.();
+  return () => {
+    stream.off('data', onData);
+    // A flowing stdin keeps the process alive: stop reading so that quitting ends it.
+    stream.pause?.();
+    source.dispose();
+  };
+}
