@@ -71,6 +71,7 @@ describe('shop-inbox login, key piped in', () => {
       baseUrl: s.baseUrl,
       apiKey: key,
       readOnly: false,
+      mouse: true,
       keySource: 'config',
     });
   });

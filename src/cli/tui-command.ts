@@ -1,13 +1,15 @@
 /**
- * `shop-inbox [--demo] [--base-url URL] [--key-file PATH] [--read-only] [--max-rpm N]`:
+ * `shop-inbox [--demo] [--base-url URL] [--key-file PATH] [--read-only] [--max-rpm N] [--no-mouse]`:
  * the full-screen inbox. With --demo it starts the simulator in this process
  * on a free loopback port and uses its write key.
  */
 import { parseArgs } from 'node:util';
 import { BaseUrlError } from '../api/base-url.js';
 import { ConfigError } from '../config/config-error.js';
+import { readConfig } from '../config/config-file.js';
 import { resolveSettings } from '../config/settings.js';
 import { DEFAULT_MAX_RPM } from '../session/create-session.js';
+import { buildKeymap, KeymapError } from '../ui/commands/keymap.js';
 import { runInbox } from '../ui/run-inbox.js';
 import { UsageError } from './usage-error.js';
 
@@ -21,6 +23,7 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
       'key-file': { type: 'string' },
       'read-only': { type: 'boolean', default: false },
       'max-rpm': { type: 'string' },
+      'no-mouse': { type: 'boolean', default: false },
     },
   });
   const maxRpm = values['max-rpm'] === undefined ? DEFAULT_MAX_RPM : Number(values['max-rpm']);
@@ -30,6 +33,18 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
     );
   }
   if (values.demo) {
+    // The demo needs no shop settings, but a user's keys and mouse choice still apply.
+    let config: Awaited<ReturnType<typeof readConfig>>;
+    try {
+      config = await readConfig(env);
+      buildKeymap(config?.keys);
+    } catch (error) {
+      if (error instanceof ConfigError || error instanceof KeymapError) {
+        process.stderr.write(`shop-inbox: ${error.message}\n`);
+        return 1;
+      }
+      throw error;
+    }
     if (!isTerminal()) return notATerminal();
     const { createSimulator } = await import('../sim/simulator.js');
     const sim = createSimulator({ live: true, seed: Date.now() % 100_000 });
@@ -41,6 +56,8 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
         readOnly: values['read-only'],
         maxRpm,
         demo: true,
+        mouse: !values['no-mouse'] && config?.mouse !== false,
+        ...(config?.keys ? { keys: config.keys } : {}),
       });
     } finally {
       await sim.close();
@@ -56,15 +73,16 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
       },
       env,
     );
+    buildKeymap(settings.keys);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof BaseUrlError) {
+    if (error instanceof ConfigError || error instanceof BaseUrlError || error instanceof KeymapError) {
       process.stderr.write(`shop-inbox: ${error.message}\n`);
       return 1;
     }
     throw error;
   }
   if (!isTerminal()) return notATerminal();
-  return runInbox({ ...settings, maxRpm, demo: false });
+  return runInbox({ ...settings, maxRpm, demo: false, mouse: settings.mouse && !values['no-mouse'] });
 }
 
 const isTerminal = () => Boolean(process.stdout.isTTY && process.stdin.isTTY);

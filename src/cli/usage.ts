@@ -37,5 +37,7 @@ export const TUI_USAGE = `Inbox options (shop-inbox [options]):
   --read-only            never write: sending, drafting and approving are off
   --max-rpm N            requests per minute for this process (default 30; the
                          shop's 120 per minute are shared by every terminal on its key)
+  --no-mouse             leave the mouse to the terminal (text selection); also "mouse": false
+                         in config.json. Keys can be remapped there: "keys": {"compose": "m"}
 The key comes from --key-file, SHOP_API_KEY, or \`shop-inbox login\`; never from a flag.
 `;

@@ -10,9 +10,13 @@ import { configFilePath } from './paths.js';
 import { writePrivateFile } from './private-file.js';
 
 const ConfigSchema = z.looseObject({
-  base_url: z.string().min(1),
+  base_url: z.string().min(1).optional(),
   read_only: z.boolean().optional(),
   key_file: z.string().refine(isAbsolute, { message: 'must be an absolute path' }).optional(),
+  /** Command id → key or keys (see the README's list of commands). */
+  keys: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+  /** Clicks and the wheel; false leaves the terminal's own text selection alone. */
+  mouse: z.boolean().optional(),
 });
 
 export type ShopInboxConfig = z.infer<typeof ConfigSchema>;

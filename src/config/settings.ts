@@ -21,6 +21,10 @@ export interface ResolvedSettings {
   readOnly: boolean;
   /** Where the key came from: SHOP_API_KEY, --key-file, or the saved config (its key_file or the default key file). */
   keySource: 'env' | 'key-file' | 'config';
+  /** The user's keys (command id → keys) from the config file. */
+  keys?: ShopInboxConfig['keys'];
+  /** Mouse reporting, unless the config says "mouse": false. */
+  mouse: boolean;
 }
 
 export class MissingKeyError extends ConfigError {
@@ -106,5 +110,7 @@ export async function resolveSettings(
     baseUrl: resolveBaseUrl(options, env, config),
     ...key,
     readOnly: options.readOnly === true || config?.read_only === true,
+    ...(config?.keys ? { keys: config.keys } : {}),
+    mouse: config?.mouse !== false,
   };
 }

@@ -2,9 +2,9 @@
  * What the poller reads and how often: what is on screen often, the rest
  * rarely (enough to count what is new), all within the request budget.
  */
-import type { AppState, PaneId } from '../store/app-store.js';
+import { paneById, widePair } from '../panes/registry.js';
+import type { AppState } from '../store/app-store.js';
 import { isWide } from '../store/app-store.js';
-import { threadLeadId } from '../store/selectors.js';
 
 export type Slot =
   | { kind: 'me' }
@@ -52,36 +52,20 @@ export const slotKey = (slot: Slot): string => {
   }
 };
 
-/** The lead whose thread is on screen: the open one, or in the wide layout the selected one. */
-export function visibleLeadId(state: AppState): string | undefined {
-  if (state.focus === 'thread' || (state.focus === 'inbox' && isWide(state))) return threadLeadId(state);
-  return undefined;
-}
-
-/** The slots the focused pane shows. */
-export function visibleSlots(state: AppState, pane: PaneId = state.focus): Slot[] {
+/** The slots on screen: the focused pane's, and from 120 columns the pane beside it. */
+export function visibleSlots(state: AppState): Slot[] {
+  const focused = paneById(state.focus);
+  const pair = isWide(state) ? widePair(state.focus) : undefined;
+  const panes = pair ? [focused, ...pair.filter((pane) => pane !== focused)] : [focused];
   const slots: Slot[] = [];
-  switch (pane) {
-    case 'inbox':
-      slots.push({ kind: 'inbox', filter: state.inboxFilter });
-      break;
-    case 'thread':
-      break;
-    case 'reviews':
-      slots.push({ kind: 'reviews' });
-      break;
-    case 'actions':
-      slots.push({ kind: 'actions', status: state.actionsFilter });
-      break;
-    case 'contacts':
-      slots.push({ kind: 'contacts', query: state.contacts.query });
-      break;
-    case 'today':
-      slots.push({ kind: 'today' }, { kind: 'billing' }, { kind: 'texting' });
-      break;
+  const keys = new Set<string>();
+  for (const pane of panes) {
+    for (const slot of pane.reads(state)) {
+      if (keys.has(slotKey(slot))) continue;
+      keys.add(slotKey(slot));
+      slots.push(slot);
+    }
   }
-  const leadId = pane === state.focus ? visibleLeadId(state) : undefined;
-  if (leadId) slots.push({ kind: 'lead', id: leadId });
   return slots;
 }
 

@@ -23,20 +23,12 @@ import type {
   TextingSetup,
   Today,
 } from '../contract/resources.js';
-import { emptyLine, type LineText } from './line-editor.js';
+import type { LineText } from './line-editor.js';
 import { emptySeen, type SeenState } from './seen.js';
+import type { Selection } from './selection.js';
 
-export const PANES = ['inbox', 'thread', 'reviews', 'actions', 'contacts', 'today'] as const;
-export type PaneId = (typeof PANES)[number];
-
-export const PANE_TITLES: Record<PaneId, string> = {
-  inbox: 'Inbox',
-  thread: 'Thread',
-  reviews: 'Reviews',
-  actions: 'Actions',
-  contacts: 'Contacts',
-  today: 'Today',
-};
+/** A pane's id (see src/panes/registry.ts, which lists the panes). */
+export type PaneId = string;
 
 /** What a failed request left behind: enough to explain it, nothing secret. */
 export interface RequestFailure {
@@ -87,10 +79,29 @@ export interface ComposerTarget {
   consent?: { given: boolean; recordedAt: string } | null;
 }
 
+/**
+ * The composer opened on an inbox row whose contact is not known yet (the
+ * row has no contact id): what is typed waits here until the lead is read.
+ */
+export interface WaitingComposer {
+  leadId: string;
+  name: string;
+  phone: string;
+  /** Why the lead could not be read; the text stays, and c tries again. */
+  failed?: string;
+}
+
+/** Every question is bound to its record when it is asked, never to what is selected when y arrives. */
 export type Prompt =
   | { kind: 'confirm-send'; target: ComposerTarget; body: string }
-  | { kind: 'confirm-approve'; actionId: string; label: string }
+  | { kind: 'confirm-approve'; actionId: string; label: string; concerns: string }
   | { kind: 'confirm-quit'; unsent: number };
+
+/** The command palette (: or ctrl-p): the query typed and the highlighted match. */
+export interface PaletteState {
+  query: LineText;
+  selected: number;
+}
 
 export interface DraftState {
   state: 'drafting' | 'done' | 'failed';
@@ -150,19 +161,25 @@ export interface AppState {
 
   // What staff are doing
   focus: PaneId;
-  cursors: Record<PaneId, number>;
+  /** Each pane's selected record (absent: the first row). */
+  selection: Record<PaneId, Selection>;
   inboxFilter: InboxFilter;
   actionsFilter: ActionsFilter;
   openLeadId?: string;
-  /** Local filter text of a list (inbox, reviews) or the contacts search. */
+  /** Local filter text of a list (inbox, reviews) or the contacts search (absent: empty). */
   search: Record<PaneId, LineText>;
   searching: boolean;
   /** The composer's recipient while it is open. */
   composer?: ComposerTarget;
-  /** Text typed for each contact: survives closing the composer. */
+  /** The composer opened on a lead still being read; its text is `composed[waitingKey(leadId)]`. */
+  composerWaiting?: WaitingComposer;
+  /** Text typed for each contact (or lead still being read): survives closing the composer. */
   composed: Record<string, LineText>;
   prompt?: Prompt;
   helpOpen: boolean;
+  /** The first row of the help on screen, when it is longer than the screen. */
+  helpScroll: number;
+  palette?: PaletteState;
   notice?: Notice;
   columns: number;
   rows: number;
@@ -185,24 +202,6 @@ export interface AppStoreOptions {
   rows?: number;
 }
 
-const zeroCursors = (): Record<PaneId, number> => ({
-  inbox: 0,
-  thread: 0,
-  reviews: 0,
-  actions: 0,
-  contacts: 0,
-  today: 0,
-});
-
-const emptySearch = (): Record<PaneId, LineText> => ({
-  inbox: emptyLine,
-  thread: emptyLine,
-  reviews: emptyLine,
-  actions: emptyLine,
-  contacts: emptyLine,
-  today: emptyLine,
-});
-
 export function initialState(options: AppStoreOptions = {}): AppState {
   return {
     me: notLoaded,
@@ -219,13 +218,14 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     decisions: {},
     outbox: [],
     focus: 'inbox',
-    cursors: zeroCursors(),
+    selection: {},
     inboxFilter: 'open',
     actionsFilter: 'pending_approval',
-    search: emptySearch(),
+    search: {},
     searching: false,
     composed: {},
     helpOpen: false,
+    helpScroll: 0,
     columns: options.columns ?? 80,
     rows: options.rows ?? 24,
     readOnly: options.readOnly ?? false,
@@ -244,3 +244,6 @@ export function createAppStore(options: AppStoreOptions = {}): AppStore {
 export const WIDE_COLUMNS = 120;
 
 export const isWide = (state: Pick<AppState, 'columns'>) => state.columns >= WIDE_COLUMNS;
+
+/** Where text typed for a lead whose contact is still being read is kept. */
+export const waitingKey = (leadId: string) => `lead:${leadId}`;

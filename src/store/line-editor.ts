@@ -5,8 +5,8 @@
  * render, so several keys arriving before React re-renders overwrite each
  * other and typed characters are lost; here every key edits the latest text.
  *
- * No edit discards more than one character: there is no kill-line, because
- * nothing typed may be lost by a keystroke.
+ * The kills of a shell's line editor (ctrl-u, ctrl-w, ctrl-k, alt-d) return
+ * what they cut, so that ctrl-y can put it back: no key press loses text.
  */
 
 export interface LineText {
@@ -71,4 +71,69 @@ export function moveHome(line: LineText): LineText {
 
 export function moveEnd(line: LineText): LineText {
   return { ...line, cursor: line.text.length };
+}
+
+/** An edit that cuts text: the line after it, and what was cut (for ctrl-y). */
+export interface Cut {
+  line: LineText;
+  cut: string;
+}
+
+const WORD = /[\p{L}\p{N}_]/u;
+
+/** Where the word before the cursor starts (skipping the spaces and punctuation before it). */
+export function wordStartBefore(text: string, index: number): number {
+  const points = [...text.slice(0, index)];
+  let at = points.length;
+  while (at > 0 && !WORD.test(points[at - 1] as string)) at -= 1;
+  while (at > 0 && WORD.test(points[at - 1] as string)) at -= 1;
+  return points.slice(0, at).join('').length;
+}
+
+/** Where the word after the cursor ends (skipping what comes before it). */
+export function wordEndAfter(text: string, index: number): number {
+  const points = [...text.slice(index)];
+  let at = 0;
+  while (at < points.length && !WORD.test(points[at] as string)) at += 1;
+  while (at < points.length && WORD.test(points[at] as string)) at += 1;
+  return index + points.slice(0, at).join('').length;
+}
+
+export function moveWordLeft(line: LineText): LineText {
+  return { ...line, cursor: wordStartBefore(line.text, line.cursor) };
+}
+
+export function moveWordRight(line: LineText): LineText {
+  return { ...line, cursor: wordEndAfter(line.text, line.cursor) };
+}
+
+function cutRange(line: LineText, from: number, to: number): Cut {
+  return {
+    line: { text: line.text.slice(0, from) + line.text.slice(to), cursor: from },
+    cut: line.text.slice(from, to),
+  };
+}
+
+/** ctrl-u: everything before the cursor (on its line, when the text has several). */
+export function killToStart(line: LineText): Cut {
+  const lineStart = line.text.lastIndexOf('\n', line.cursor - 1) + 1;
+  const from = lineStart === line.cursor && line.cursor > 0 ? line.cursor - 1 : lineStart;
+  return cutRange(line, from, line.cursor);
+}
+
+/** ctrl-k: everything after the cursor (on its line). */
+export function killToEnd(line: LineText): Cut {
+  const lineEnd = line.text.indexOf('\n', line.cursor);
+  const to = lineEnd === -1 ? line.text.length : lineEnd === line.cursor ? lineEnd + 1 : lineEnd;
+  return cutRange(line, line.cursor, to);
+}
+
+/** ctrl-w, alt-backspace: the word before the cursor. */
+export function killWordBackward(line: LineText): Cut {
+  return cutRange(line, wordStartBefore(line.text, line.cursor), line.cursor);
+}
+
+/** alt-d: the word after the cursor. */
+export function killWordForward(line: LineText): Cut {
+  return cutRange(line, line.cursor, wordEndAfter(line.text, line.cursor));
 }

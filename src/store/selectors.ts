@@ -1,6 +1,6 @@
 /**
- * What each pane lists, derived from the store: the filters applied, the
- * selection clamped to the list. Panes and key handlers use the same
+ * What each list holds, derived from the store: the filters applied, and the
+ * selected record found by its id. Panes and commands use the same
  * functions, so what is highlighted is what a key acts on.
  */
 import type {
@@ -13,6 +13,7 @@ import type {
   Review,
 } from '../contract/resources.js';
 import { type AppState, type ComposerTarget, isWide, type OutgoingText, type PaneId } from './app-store.js';
+import { type ListShape, noSelection, type Selection, selectedIndexIn } from './selection.js';
 
 const matches = (needle: string, ...fields: Array<string | null | undefined>) => {
   const query = needle.trim().toLowerCase();
@@ -20,9 +21,16 @@ const matches = (needle: string, ...fields: Array<string | null | undefined>) =>
   return fields.some((field) => field?.toLowerCase().includes(query));
 };
 
+/** What is typed in a pane's filter or search line. */
+export const searchText = (state: Pick<AppState, 'search'>, pane: PaneId): string =>
+  state.search[pane]?.text ?? '';
+
+export const selectionOf = (state: Pick<AppState, 'selection'>, pane: PaneId): Selection =>
+  state.selection[pane] ?? noSelection;
+
 export function inboxRows(state: AppState): InboxLead[] {
   const leads = state.inbox[state.inboxFilter].data?.open_leads ?? [];
-  const query = state.search.inbox.text;
+  const query = searchText(state, 'inbox');
   return query
     ? leads.filter((lead) => matches(query, lead.contact_name, lead.caller_phone, lead.job_type))
     : leads;
@@ -30,7 +38,7 @@ export function inboxRows(state: AppState): InboxLead[] {
 
 export function reviewRows(state: AppState): Review[] {
   const reviews = state.reviews.data?.items ?? [];
-  const query = state.search.reviews.text;
+  const query = searchText(state, 'reviews');
   return query
     ? reviews.filter((review) => matches(query, review.reviewer_name, review.review_text))
     : reviews;
@@ -48,9 +56,58 @@ export function activityRows(state: AppState): ActivityItem[] {
   return state.today.data?.activity ?? [];
 }
 
-/** The lead whose thread is shown: the one opened, or in the wide layout the one selected in the inbox. */
+/** One line of a thread: a text the service lists, or one sent from here and not yet listed by it. */
+export type ThreadEntry = { kind: 'message'; message: Message } | { kind: 'outgoing'; text: OutgoingText };
+
+export const threadEntryId = (entry: ThreadEntry) =>
+  entry.kind === 'message' ? `message:${entry.message.id}` : `outgoing:${entry.text.localId}`;
+
+/** The activity of GET /today has no ids: its time, kind and summary name an item. */
+export const activityId = (item: ActivityItem) =>
+  `${item.created_at}\u0000${String(item.kind)}\u0000${item.summary}`;
+
+export const inboxList = (state: AppState): ListShape<InboxLead> => ({
+  rows: inboxRows(state),
+  rowId: (lead) => lead.id,
+});
+export const reviewList = (state: AppState): ListShape<Review> => ({
+  rows: reviewRows(state),
+  rowId: (review) => review.id,
+});
+export const actionList = (state: AppState): ListShape<Action> => ({
+  rows: actionRows(state),
+  rowId: (action) => action.id,
+});
+export const contactList = (state: AppState): ListShape<Contact> => ({
+  rows: contactRows(state),
+  rowId: (contact) => contact.id,
+});
+export const activityList = (state: AppState): ListShape<ActivityItem> => ({
+  rows: activityRows(state),
+  rowId: activityId,
+});
+export const threadList = (state: AppState): ListShape<ThreadEntry> => ({
+  rows: threadEntries(state),
+  rowId: threadEntryId,
+  followsEnd: true,
+});
+
+function selectedIn<T>(list: ListShape<T>, selection: Selection): T | undefined {
+  return list.rows[selectedIndexIn(list, selection)];
+}
+
+export const selectedLead = (state: AppState) => selectedIn(inboxList(state), selectionOf(state, 'inbox'));
+export const selectedReview = (state: AppState) =>
+  selectedIn(reviewList(state), selectionOf(state, 'reviews'));
+export const selectedAction = (state: AppState) =>
+  selectedIn(actionList(state), selectionOf(state, 'actions'));
+export const selectedContact = (state: AppState) =>
+  selectedIn(contactList(state), selectionOf(state, 'contacts'));
+
+/** The lead whose thread is shown: side by side, always the lead highlighted in the inbox; else the one opened. */
 export function threadLeadId(state: AppState): string | undefined {
-  return state.openLeadId ?? (isWide(state) ? selectedLead(state)?.id : undefined);
+  if (isWide(state) && state.focus === 'inbox') return selectedLead(state)?.id ?? state.openLeadId;
+  return state.openLeadId;
 }
 
 export function openLead(state: AppState): LeadDetail | undefined {
@@ -89,33 +146,26 @@ export function threadOutbox(state: AppState): OutgoingText[] {
   );
 }
 
-export function listLength(state: AppState, pane: PaneId): number {
-  switch (pane) {
-    case 'inbox':
-      return inboxRows(state).length;
-    case 'thread':
-      return threadMessages(state).length + threadOutbox(state).length;
-    case 'reviews':
-      return reviewRows(state).length;
-    case 'actions':
-      return actionRows(state).length;
-    case 'contacts':
-      return contactRows(state).length;
-    case 'today':
-      return activityRows(state).length;
-  }
-}
+/** One entry object per message or text, so that the same thread read twice gives the same rows (React compares them). */
+const messageEntries = new WeakMap<Message, ThreadEntry>();
+const outgoingEntries = new WeakMap<OutgoingText, ThreadEntry>();
 
-/** The cursor of a pane, kept inside its list as the list changes under it. */
-export function selectedIndex(state: AppState, pane: PaneId): number {
-  const length = listLength(state, pane);
-  return Math.max(0, Math.min(state.cursors[pane], length - 1));
+export function threadEntries(state: AppState): ThreadEntry[] {
+  const entryOf = <K extends object>(cache: WeakMap<K, ThreadEntry>, key: K, make: () => ThreadEntry) => {
+    let entry = cache.get(key);
+    if (!entry) {
+      entry = make();
+      cache.set(key, entry);
+    }
+    return entry;
+  };
+  return [
+    ...threadMessages(state).map((message) =>
+      entryOf(messageEntries, message, () => ({ kind: 'message', message })),
+    ),
+    ...threadOutbox(state).map((text) => entryOf(outgoingEntries, text, () => ({ kind: 'outgoing', text }))),
+  ];
 }
-
-export const selectedLead = (state: AppState) => inboxRows(state)[selectedIndex(state, 'inbox')];
-export const selectedReview = (state: AppState) => reviewRows(state)[selectedIndex(state, 'reviews')];
-export const selectedAction = (state: AppState) => actionRows(state)[selectedIndex(state, 'actions')];
-export const selectedContact = (state: AppState) => contactRows(state)[selectedIndex(state, 'contacts')];
 
 /** The latest consent record known for a contact, from any lead of theirs already loaded. */
 export function consentFor(state: AppState, contactId: string): ComposerTarget['consent'] {

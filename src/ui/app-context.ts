@@ -1,18 +1,26 @@
-/** The store and the clock, for every component below the root. */
+/** The store, the clock and the keys, for every component below the root. */
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/shallow';
 import type { AppState, AppStore } from '../store/app-store.js';
 import { type Clock, useNow } from './clock.js';
+import type { CommandContext } from './commands/command.js';
+import type { Keymap } from './commands/keymap.js';
+import type { Mouse } from './mouse.js';
 
 export interface AppServices {
   store: AppStore;
   clock: Clock;
+  keymap: Keymap;
+  /** A command context for asking commands whether they apply now (the help, the hints). */
+  commandContext(): CommandContext;
+  /** Clickable regions; absent when the mouse is off. */
+  mouse: Mouse | undefined;
 }
 
 export const AppServicesContext = createContext<AppServices | null>(null);
 
-function useServices(): AppServices {
+export function useServices(): AppServices {
   const services = useContext(AppServicesContext);
   if (!services) throw new Error('AppServicesContext is missing');
   return services;

@@ -1,25 +1,25 @@
 /**
- * The root: header, tabs, the focused pane (in wide terminals the inbox and
- * the thread side by side), the composer, the status bar. Its one key
- * handler is always active. The frame is one row shorter than the terminal,
- * so Ink never clears the whole screen on a render.
+ * The root: header, tabs, the focused pane (in wide terminals the panes the
+ * registry pairs, the inbox and its thread, side by side), the help or the
+ * palette over them, the composer, the status bar. Keys do not pass through
+ * React: the input layer hands them to the dispatcher, which reads the store.
+ * The frame is one row shorter than the terminal, so Ink never clears the
+ * whole screen on a render.
  */
-import { Box, Text, useInput } from 'ink';
+import { Box } from 'ink';
+import type { PaneDescriptor } from '../panes/pane.js';
+import { paneById, widePair } from '../panes/registry.js';
 import { isWide, type PaneId } from '../store/app-store.js';
-import { useAppState } from './app-context.js';
+import { useAppState, useServices } from './app-context.js';
 import { COMPOSER_ROWS, Composer } from './components/composer.js';
 import { FatalScreen } from './components/fatal-screen.js';
 import { Header } from './components/header.js';
 import { HelpOverlay } from './components/help-overlay.js';
+import { Palette } from './components/palette.js';
 import { StatusBar } from './components/status-bar.js';
 import { Tabs } from './components/tabs.js';
-import type { KeyHandler } from './key-handler.js';
-import { ActionsPane } from './panes/actions-pane.js';
-import { ContactsPane } from './panes/contacts-pane.js';
-import { InboxPane } from './panes/inbox-pane.js';
-import { ReviewsPane } from './panes/reviews-pane.js';
-import { ThreadPane } from './panes/thread-pane.js';
-import { TodayPane } from './panes/today-pane.js';
+import { Text } from './components/text.js';
+import { useClickable, WHEEL_ROWS } from './mouse.js';
 
 const HEADER_ROWS = 3;
 /** Below this the panes cannot show a usable list; 80×24 is the size everything is designed for. */
@@ -27,41 +27,53 @@ const MIN_COLUMNS = 60;
 const MIN_ROWS = 16;
 const STATUS_ROWS = 2;
 
+/** A pane on screen: the wheel over it moves its selection. */
+function PaneSlot({
+  pane,
+  height,
+  width,
+  focused,
+}: {
+  pane: PaneDescriptor;
+  height: number;
+  width?: string;
+  focused: boolean;
+}) {
+  const { commandContext } = useServices();
+  const ref = useClickable({
+    wheel: (direction) => commandContext().ui.move((current) => current + direction * WHEEL_ROWS, pane.id),
+  });
+  const Pane = pane.Component;
+  return (
+    <Box ref={ref} height={height} {...(width ? { width } : { flexGrow: 1 })}>
+      <Pane height={height} width="100%" focused={focused} />
+    </Box>
+  );
+}
+
 function Panes({ focus, height, wide }: { focus: PaneId; height: number; wide: boolean }) {
-  if (wide && (focus === 'inbox' || focus === 'thread')) {
+  const pair = wide ? widePair(focus) : undefined;
+  if (pair) {
     return (
       <Box height={height}>
-        <InboxPane height={height} width="60%" focused={focus === 'inbox'} />
-        <ThreadPane height={height} width="40%" focused={focus === 'thread'} />
+        <PaneSlot pane={pair[0]} height={height} width="60%" focused={focus === pair[0].id} />
+        <PaneSlot pane={pair[1]} height={height} width="40%" focused={focus === pair[1].id} />
       </Box>
     );
   }
-  switch (focus) {
-    case 'inbox':
-      return <InboxPane height={height} focused />;
-    case 'thread':
-      return <ThreadPane height={height} focused />;
-    case 'reviews':
-      return <ReviewsPane height={height} focused />;
-    case 'actions':
-      return <ActionsPane height={height} focused />;
-    case 'contacts':
-      return <ContactsPane height={height} focused />;
-    case 'today':
-      return <TodayPane height={height} focused />;
-  }
+  return <PaneSlot pane={paneById(focus)} height={height} focused />;
 }
 
-export function App({ onKey }: { onKey: KeyHandler }) {
-  useInput(onKey);
+export function App() {
   const layout = useAppState((state) => ({
     rows: state.rows,
     columns: state.columns,
     wide: isWide(state),
     focus: state.focus,
     help: state.helpOpen,
+    palette: state.palette !== undefined,
     fatal: state.fatal,
-    composing: Boolean(state.composer || state.prompt?.kind === 'confirm-send'),
+    composing: Boolean(state.composer || state.composerWaiting || state.prompt?.kind === 'confirm-send'),
   }));
   const frameRows = Math.max(6, layout.rows - 1);
   if (layout.columns < MIN_COLUMNS || layout.rows < MIN_ROWS) {
@@ -90,7 +102,9 @@ export function App({ onKey }: { onKey: KeyHandler }) {
     <Box flexDirection="column" height={frameRows} overflow="hidden">
       <Header />
       <Tabs />
-      {layout.help ? (
+      {layout.palette ? (
+        <Palette height={bodyRows} />
+      ) : layout.help ? (
         <HelpOverlay height={bodyRows} />
       ) : (
         <Panes focus={layout.focus} height={bodyRows} wide={layout.wide} />

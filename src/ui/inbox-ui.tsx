@@ -1,18 +1,29 @@
 /**
- * The inbox UI for a session: the React element to render, its key handler
- * and its clock. The terminal runner and the tests both render this.
+ * The inbox UI for a session: the React element to render, the input layer
+ * that turns stdin into commands, and the clock. The terminal runner and the
+ * tests both build it here.
  */
 import type { ReactElement } from 'react';
 import type { Session } from '../session/create-session.js';
 import { App } from './app.js';
 import { AppServicesContext } from './app-context.js';
 import { type Clock, createClock } from './clock.js';
-import { createKeyHandler, type KeyHandler } from './key-handler.js';
+import type { CommandContext } from './commands/command.js';
+import { createDispatcher, type Dispatcher } from './commands/dispatch.js';
+import { buildKeymap, type Keymap, type UserKeys } from './commands/keymap.js';
+import { createController } from './controller.js';
+import { followSelections } from './follow-selection.js';
+import { type InputSourceOptions, readTerminalInput } from './input/input-source.js';
+import { createMouse } from './mouse.js';
 
 export interface InboxUi {
   element: ReactElement;
-  onKey: KeyHandler;
+  /** Handles one batch of parsed input (what one read of stdin held). */
+  dispatch: Dispatcher;
+  keymap: Keymap;
   clock: Clock;
+  /** Reads keys from this stream (a TTY in raw mode, or a test's stdin) until disposed. */
+  listen(stdin: NodeJS.ReadStream | NodeJS.EventEmitter, options?: InputSourceOptions): void;
   dispose(): void;
 }
 
@@ -20,32 +31,66 @@ export interface InboxUiOptions {
   quit(): void;
   now?: () => number;
   searchDebounceMs?: number;
+  /** The user's keys from the config file (already checked with buildKeymap, or checked here). */
+  keys?: UserKeys;
+  /** Clicks and the wheel (SGR mouse reporting). Default on. */
+  mouse?: boolean;
 }
 
 export function createInboxUi(session: Session, options: InboxUiOptions): InboxUi {
+  const { store } = session;
+  const keymap = buildKeymap(options.keys);
   const clock = createClock(options.now);
+  // Before anything renders: the selection follows its record from the first change on.
+  const stopFollowing = followSelections(store, options.now);
   // Count down every second only while a countdown is on screen.
-  const unsubscribe = session.store.subscribe((state) => clock.setFast(state.connection.state !== 'ok'));
-  const onKey = createKeyHandler({
-    store: session.store,
-    poller: session.poller,
-    sendText: (target, body) => session.sender.confirm(target, body),
-    approve: (actionId) => void session.approve(actionId),
-    draft: (reviewId) => void session.draft(reviewId),
-    quit: options.quit,
+  const stopClock = store.subscribe((state) => clock.setFast(state.connection.state !== 'ok'));
+  const ui = createController({
+    store,
+    services: {
+      poller: session.poller,
+      sendText: (target, body) => session.sender.confirm(target, body),
+      approve: (actionId) => void session.approve(actionId),
+      draft: (reviewId) => void session.draft(reviewId),
+      quit: options.quit,
+    },
     ...(options.searchDebounceMs !== undefined ? { searchDebounceMs: options.searchDebounceMs } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
+  const mouse = options.mouse === false ? undefined : createMouse(store, ui);
+  const dispatch = createDispatcher({
+    store,
+    ui,
+    keymap,
+    ...(mouse ? { onMouse: mouse.handle } : {}),
+  });
+  const probe: CommandContext = {
+    store,
+    state: store.getState,
+    ui,
+    input: { batch: 0, last: true },
+    keymap,
+    runCommand: () => {},
+  };
   const element = (
-    <AppServicesContext.Provider value={{ store: session.store, clock }}>
-      <App onKey={onKey} />
+    <AppServicesContext.Provider value={{ store, clock, keymap, commandContext: () => probe, mouse }}>
+      <App />
     </AppServicesContext.Provider>
   );
+  const stops: Array<() => void> = [];
   return {
     element,
-    onKey,
+    dispatch,
+    keymap,
     clock,
+    listen(stdin, inputOptions) {
+      stops.push(readTerminalInput(stdin, dispatch, inputOptions));
+    },
     dispose: () => {
-      unsubscribe();
+      for (const stop of stops.splice(0)) stop();
+      stopFollowing();
+      stopClock();
+      ui.dispose();
       clock.stop();
     },
   };

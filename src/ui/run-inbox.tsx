@@ -8,6 +8,7 @@ import { redact } from '../api/errors.js';
 import { VERSION } from '../cli/version.js';
 import { OutboxFile } from '../outbox/outbox-file.js';
 import { createSession } from '../session/create-session.js';
+import type { UserKeys } from './commands/keymap.js';
 import { createInboxUi } from './inbox-ui.js';
 import { enterFullScreen } from './terminal.js';
 import { followTerminalSize } from './terminal-size.js';
@@ -18,6 +19,10 @@ export interface RunInboxOptions {
   readOnly: boolean;
   maxRpm: number;
   demo: boolean;
+  /** The user's keys from the config file. */
+  keys?: UserKeys;
+  /** Clicks and the wheel (off: the terminal's own text selection works as usual). */
+  mouse: boolean;
 }
 
 const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
@@ -36,7 +41,7 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
     // The demo's simulator lives and dies with this process: nothing to resume.
     ...(options.demo ? {} : { outbox: OutboxFile.forShop(process.env, options.baseUrl) }),
   });
-  const screen = enterFullScreen({ stdout, stdin });
+  const screen = enterFullScreen({ stdout, stdin }, { mouse: options.mouse });
 
   let finish: (code: number) => void = () => {};
   const finished = new Promise<number>((resolve) => {
@@ -59,7 +64,11 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
     finish(code);
   };
 
-  const ui = createInboxUi(session, { quit: () => shutdown(0) });
+  const ui = createInboxUi(session, {
+    quit: () => shutdown(0),
+    mouse: options.mouse,
+    ...(options.keys ? { keys: options.keys } : {}),
+  });
   const onSignal = (signal: NodeJS.Signals) => shutdown(SIGNAL_EXIT[signal] ?? 1);
   const onCrash = (error: unknown) => {
     screen.restore();
@@ -85,6 +94,7 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
       incrementalRendering: true,
       maxFps: 15,
     });
+    ui.listen(stdin);
     session.start();
     return await finished;
   } finally {

@@ -59,9 +59,15 @@ describe('config.json', () => {
     await expect(readConfig(env)).rejects.toThrow(/config\.json is not valid JSON; fix it, or delete it/);
   });
 
+  it('takes a config with no base URL (keys and mouse only); the inbox then asks for one', async () => {
+    await writeRaw('{ "keys": { "compose": "m" }, "mouse": false }');
+    expect(await readConfig(env)).toEqual({ keys: { compose: 'm' }, mouse: false });
+  });
+
   it.each([
     ['[]', /\(top level\)/],
-    ['{}', /base_url/],
+    ['{ "keys": { "compose": 5 } }', /keys\.compose/],
+    ['{ "mouse": "off" }', /mouse/],
     ['{ "base_url": 1 }', /base_url/],
     ['{ "base_url": "https://s.example.com/v1", "read_only": "yes" }', /read_only/],
     [

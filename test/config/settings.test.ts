@@ -65,6 +65,7 @@ describe('resolveSettings: the key', () => {
       baseUrl: URL_CONFIG,
       apiKey: 'from_default',
       readOnly: false,
+      mouse: true,
       keySource: 'config',
     });
   });

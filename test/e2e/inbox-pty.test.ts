@@ -192,7 +192,7 @@ describe('the inbox in a real terminal', () => {
 
     t.send('?');
     await t.waitForText('Keys — Reviews');
-    await t.waitForText('?, esc or q closes this help');
+    await t.waitForText('draft to the selected review');
     t.send(KEYS.escape);
     await t.waitFor(() => !t.screenText().includes('Keys — Reviews'), 'the help to close');
     expect(t.screenText()).toMatch(/│ Reviews \(/);

@@ -12,8 +12,10 @@ import { createSession, type Session } from '../../src/session/create-session.js
 import type { SimulatorOptions } from '../../src/sim/simulator.js';
 import type { TokenName } from '../../src/sim/world.js';
 import type { AppState } from '../../src/store/app-store.js';
+import type { Keymap, UserKeys } from '../../src/ui/commands/keymap.js';
 import { createInboxUi } from '../../src/ui/inbox-ui.js';
 import { followTerminalSize } from '../../src/ui/terminal-size.js';
+import { keyBytes } from './key-bytes.js';
 import { startSim, type TestSim } from './sim.js';
 
 export const KEYS = {
@@ -46,6 +48,9 @@ export interface TuiOptions {
   backoff?: { baseMs: number; maxMs: number };
   client?: Partial<ShopClientOptions>;
   searchDebounceMs?: number;
+  /** A user's keys, as "keys" in config.json. */
+  keys?: UserKeys;
+  mouse?: boolean;
 }
 
 export interface TestTui {
@@ -55,6 +60,13 @@ export interface TestTui {
   frame(): string;
   /** Writes each argument as one chunk of input, letting Ink handle it before the next. */
   press(...chunks: string[]): Promise<void>;
+  /** Presses the (first) key a command has in this inbox's keymap, as the terminal would send it. */
+  run(...commandIds: string[]): Promise<void>;
+  /** A left click on a cell (zero-based column and row), as an SGR mouse report. */
+  click(x: number, y: number): Promise<void>;
+  /** The mouse wheel over a cell. */
+  wheel(x: number, y: number, direction: 'up' | 'down'): Promise<void>;
+  keymap: Keymap;
   /** Waits until the frame contains the text (or matches), or fails with the last frame. */
   waitFor(
     expected: string | RegExp | ((frame: string, state: AppState) => boolean),
@@ -73,8 +85,8 @@ afterEach(() => {
   for (const tui of open.splice(0)) tui.close();
 });
 
-/** Lets Ink parse input and React commit: a macrotask, then another. */
-export const settle = () => new Promise<void>((resolve) => setImmediate(() => setTimeout(resolve, 0)));
+/** Lets the input layer settle a lone ESC (1 ms in tests) and React commit: a macrotask, then a short timer. */
+export const settle = () => new Promise<void>((resolve) => setImmediate(() => setTimeout(resolve, 3)));
 
 export async function startTui(options: TuiOptions = {}): Promise<TestTui> {
   const s = options.sim ?? (await startSim(options.simOptions));
@@ -96,8 +108,12 @@ export async function startTui(options: TuiOptions = {}): Promise<TestTui> {
       quitRequested = true;
     },
     searchDebounceMs: options.searchDebounceMs ?? 60,
+    ...(options.keys ? { keys: options.keys } : {}),
+    ...(options.mouse !== undefined ? { mouse: options.mouse } : {}),
   });
   const rendered = render(ui.element);
+  // Keys go through the real input layer; a lone ESC is settled after 1 ms instead of 100 (see settle()).
+  ui.listen(rendered.stdin, { escapeTimeoutMs: 1 });
   const stdout = rendered.stdout as unknown as NodeJS.EventEmitter & { columns: number; rows: number };
   Object.defineProperty(stdout, 'columns', { get: () => size.columns, configurable: true });
   Object.defineProperty(stdout, 'rows', { get: () => size.rows, configurable: true });
@@ -119,6 +135,23 @@ export async function startTui(options: TuiOptions = {}): Promise<TestTui> {
         await settle();
       }
     },
+    async run(...commandIds) {
+      for (const id of commandIds) {
+        const key = ui.keymap.keysOf(id)[0];
+        if (key === undefined) throw new Error(`command ${id} has no key`);
+        rendered.stdin.write(keyBytes(key));
+        await settle();
+      }
+    },
+    async click(x, y) {
+      rendered.stdin.write(`\u001B[<0;${x + 1};${y + 1}M\u001B[<0;${x + 1};${y + 1}m`);
+      await settle();
+    },
+    async wheel(x, y, direction) {
+      rendered.stdin.write(`\u001B[<${direction === 'up' ? 64 : 65};${x + 1};${y + 1}M`);
+      await settle();
+    },
+    keymap: ui.keymap,
     async waitFor(expected, timeoutMs = 5_000) {
       const deadline = Date.now() + timeoutMs;
       const test = (frame: string) =>

@@ -33,8 +33,11 @@ describe('approving an action', () => {
     const action = await openPendingActions(tui);
 
     await tui.press('a');
-    const asking = await tui.waitFor('? It may publish a reply or send a held text. y/n');
-    expect(asking).toContain(`Approve ${String(action.kind).replaceAll('_', ' ')} ${action.id}?`);
+    const asking = await tui.waitFor('? y/n');
+    // The question names the record it is bound to: kind, id, when it was made, what it concerns.
+    expect(asking).toContain(
+      `Approve ${String(action.kind).replaceAll('_', ' ')} ${action.id}? y/n · generated`,
+    );
     await tui.press('n');
     await tui.waitFor((frame, state) => state.prompt === undefined && !frame.includes('y/n'));
     expect(wire.writes).toEqual([]);
@@ -102,7 +105,7 @@ describe('approving an action', () => {
   it('a on an action that is not pending does nothing', async () => {
     const { tui, wire } = await start();
     await openPendingActions(tui);
-    await tui.press('/');
+    await tui.press('s');
     await tui.waitFor(
       (frame, state) => frame.includes('Actions — published') && state.actions.published.data !== undefined,
     );

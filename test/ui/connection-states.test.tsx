@@ -7,7 +7,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LoggedRequest } from '../../src/sim/request-log.js';
-import type { AppState } from '../../src/store/app-store.js';
 import type { TestSim } from '../support/sim.js';
 import { startTui, type TestTui } from '../support/tui.js';
 import { startupLoaded } from '../support/write-flows.js';

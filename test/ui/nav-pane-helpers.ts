@@ -5,7 +5,10 @@
  */
 import stripAnsi from 'strip-ansi';
 import { expect } from 'vitest';
-import type { AppState } from '../../src/store/app-store.js';
+import { paneById } from '../../src/panes/registry.js';
+import type { AppState, PaneId } from '../../src/store/app-store.js';
+import { selectedIndexIn } from '../../src/store/selection.js';
+import { selectionOf } from '../../src/store/selectors.js';
 import type { TestTui, TuiOptions } from '../support/tui.js';
 
 /** Nothing polls on its own during a test: only what a key asks for (or a first load) is read. */
@@ -76,4 +79,10 @@ export async function apiData<T>(tui: TestTui, path: string): Promise<T> {
   const response = await tui.s.fetch(path);
   expect(response.status).toBe(200);
   return ((await response.json()) as { data: T }).data;
+}
+
+/** The row a pane highlights (its selected record's place in the list as shown). */
+export function selectedRow(state: AppState, pane: PaneId): number {
+  const list = paneById(pane).list?.of(state);
+  return list ? selectedIndexIn(list, selectionOf(state, pane)) : 0;
 }

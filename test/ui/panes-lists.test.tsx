@@ -75,7 +75,7 @@ describe('reviews', () => {
 });
 
 describe('actions', () => {
-  it('lists the pending actions; / cycles published, declined, failed and back, reading each status', async () => {
+  it('lists the pending actions; s cycles published, declined, failed and back, reading each status', async () => {
     const tui = await startTui({ columns: 120, rows: 40, intervals: QUIET });
     await firstLoad(tui);
     await tui.press('4');
@@ -89,7 +89,7 @@ describe('actions', () => {
       expect(line).toContain('pending approval');
     }
     for (const status of ['published', 'declined', 'failed'] as const) {
-      await tui.press('/');
+      await tui.press('s');
       const expected = await apiData<ActionList>(tui, `/actions?status=${status}&limit=50`);
       expect(expected.items.length, status).toBeGreaterThan(0);
       frame = plain(
@@ -107,7 +107,7 @@ describe('actions', () => {
       }
       for (const action of pending.items) expect(frame).not.toContain(`${action.id}  `);
     }
-    await tui.press('/');
+    await tui.press('s');
     await tui.waitFor(`Actions — awaiting approval (${pending.items.length})`);
   });
 });

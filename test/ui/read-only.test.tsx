@@ -5,8 +5,9 @@
  * read-only and says how to turn on write mode).
  */
 import { describe, expect, it } from 'vitest';
-import { PANES, type PaneId } from '../../src/store/app-store.js';
-import { type Binding, PANE_BINDINGS } from '../../src/ui/keymap.js';
+import { PANES as PANE_LIST, paneById } from '../../src/panes/registry.js';
+import type { PaneId } from '../../src/store/app-store.js';
+import type { Command } from '../../src/ui/commands/command.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import {
   composedText,
@@ -20,10 +21,13 @@ import {
 
 const WRITE_KEYS = ['c', 'd', 'a', 'y', KEYS.enter, 'y', KEYS.enter];
 
-const writeBindings = (pane: PaneId): Binding[] => PANE_BINDINGS[pane].filter((binding) => binding.write);
+const PANES = PANE_LIST.map((pane) => pane.id);
 
-/** How the status bar shows a binding's hint. */
-const hintText = (binding: Binding) => `${binding.keys} ${String(binding.hint)}`;
+const writeCommands = (pane: PaneId): Command[] =>
+  paneById(pane).commands.filter((command) => command.writes);
+
+/** How the status bar shows a command's hint. */
+const hintText = (command: Command) => `${command.keys[0]} ${String(command.hint)}`;
 
 /** The status bar's line of key hints: the last line with text. */
 const hintLine = (frame: string) =>
@@ -60,7 +64,7 @@ describe('--read-only', () => {
     await tui.press(...WRITE_KEYS);
     await focusPane(tui, 'actions');
     for (const _status of ['published', 'declined', 'failed', 'pending_approval']) {
-      await tui.press('/', ...WRITE_KEYS);
+      await tui.press('s', ...WRITE_KEYS);
     }
     await focusPane(tui, 'reviews');
     await tui.press('j', ...WRITE_KEYS, 'j', ...WRITE_KEYS);
@@ -84,10 +88,10 @@ describe('--read-only', () => {
     for (const pane of PANES) {
       await focusPane(tui, pane);
       const hints = hintLine(await tui.waitFor((frame) => frame.includes('?')));
-      for (const binding of writeBindings(pane)) expect(hints, pane).not.toContain(hintText(binding));
+      for (const command of writeCommands(pane)) expect(hints, pane).not.toContain(hintText(command));
       await tui.press('?');
       const help = await tui.waitFor('(read-only: keys that change the shop are off)');
-      for (const binding of writeBindings(pane)) expect(help, pane).not.toContain(binding.does);
+      for (const command of writeCommands(pane)) expect(help, pane).not.toContain(command.label);
       await tui.press('?');
       await tui.waitFor((_frame, state) => !state.helpOpen);
     }
@@ -97,15 +101,17 @@ describe('--read-only', () => {
     const tui = await startTui({ columns: 160, rows: 30 });
     await waitStartup(tui);
     expect(tui.frame()).not.toContain('[READ-ONLY]');
+    // A thread open, so that texting from it applies.
+    await tui.press(KEYS.enter);
+    await tui.waitFor((_f, state) => Boolean(state.openLeadId && state.leads[state.openLeadId]?.data));
     for (const pane of PANES) {
       await focusPane(tui, pane);
-      const frame = await tui.waitFor((f) => f.includes('?'));
-      for (const binding of writeBindings(pane)) {
-        if (binding.hint) expect(hintLine(frame), pane).toContain(hintText(binding));
+      for (const command of writeCommands(pane)) {
+        await tui.waitFor((f) => hintLine(f).includes(hintText(command)));
       }
       await tui.press('?');
       const help = await tui.waitFor(/Keys — /);
-      for (const binding of writeBindings(pane)) expect(help, pane).toContain(binding.does);
+      for (const command of writeCommands(pane)) expect(help, pane).toContain(command.label);
       await tui.press('?');
       await tui.waitFor((_frame, state) => !state.helpOpen);
     }
@@ -154,7 +160,7 @@ describe('a read-only key without --read-only', () => {
     // The hint for c is gone with the key.
     await focusPane(tui, 'contacts');
     const hints = hintLine(await tui.waitFor('Contacts'));
-    for (const binding of writeBindings('contacts')) expect(hints).not.toContain(hintText(binding));
+    for (const command of writeCommands('contacts')) expect(hints).not.toContain(hintText(command));
   });
 
   it.each([

@@ -76,7 +76,7 @@ describe('a search typed fast', () => {
     await tui.waitFor((_frame, state) => state.contacts.data !== undefined);
     await tui.press('/', 'ana\rc');
     expect(tui.state().searching).toBe(false);
-    expect(tui.state().search.contacts.text).toBe('ana');
+    expect(tui.state().search.contacts?.text).toBe('ana');
     await tui.waitFor(/Contacts matching “ana”/);
     expect(tui.state().composer).toBeDefined();
   });

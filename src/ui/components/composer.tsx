@@ -4,12 +4,14 @@
  * not given. Enter asks "send to NAME (PHONE)? y/n"; esc closes it and keeps
  * the text for this contact.
  */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { waitingKey } from '../../store/app-store.js';
 import { emptyLine } from '../../store/line-editor.js';
 import { consentFor } from '../../store/selectors.js';
 import { useAppState } from '../app-context.js';
 import { block, dateTime, oneLine } from '../format.js';
 import { smsInfo } from '../sms-info.js';
+import { Text } from './text.js';
 
 export const COMPOSER_ROWS = 6;
 
@@ -17,19 +19,23 @@ export function Composer() {
   const target = useAppState(
     (state) => state.composer ?? (state.prompt?.kind === 'confirm-send' ? state.prompt.target : undefined),
   );
+  const waiting = useAppState((state) => state.composerWaiting);
   const line = useAppState((state) => {
-    const contactId =
+    const key =
       state.composer?.contactId ??
-      (state.prompt?.kind === 'confirm-send' ? state.prompt.target.contactId : undefined);
-    return contactId ? (state.composed[contactId] ?? emptyLine) : emptyLine;
+      (state.prompt?.kind === 'confirm-send' ? state.prompt.target.contactId : undefined) ??
+      (state.composerWaiting ? waitingKey(state.composerWaiting.leadId) : undefined);
+    return key ? (state.composed[key] ?? emptyLine) : emptyLine;
   });
   // A lead of this contact may arrive while the composer is open (see the contacts pane's `c`).
   const liveConsent = useAppState((state) => (target ? consentFor(state, target.contactId) : undefined));
-  if (!target) return null;
+  if (!target && !waiting) return null;
   const info = smsInfo(line.text);
   const before = block(line.text.slice(0, line.cursor));
   const after = block(line.text.slice(line.cursor));
-  const consent = target.consent !== undefined ? target.consent : liveConsent;
+  const consent = target ? (target.consent !== undefined ? target.consent : liveConsent) : undefined;
+  const name = target?.name ?? waiting?.name ?? '';
+  const phone = target?.phone ?? waiting?.phone ?? '';
   return (
     <Box
       flexDirection="column"
@@ -40,11 +46,15 @@ export function Composer() {
       overflow="hidden"
     >
       <Text wrap="truncate-end">
-        <Text bold>To {oneLine(target.name)}</Text> ({oneLine(target.phone)}) · {info.characters} characters ·{' '}
+        <Text bold>To {oneLine(name)}</Text> ({oneLine(phone)}) · {info.characters} characters ·{' '}
         {info.segments} {info.segments === 1 ? 'segment' : 'segments'} ({info.encoding})
         {info.tooLong ? <Text color="red"> · too long to send</Text> : null}
       </Text>
-      {consent === null ? (
+      {!target ? (
+        <Text color="cyan" wrap="truncate-end">
+          Reading this lead's contact… type away: the text is kept.
+        </Text>
+      ) : consent === null ? (
         <Text color="red" wrap="truncate-end">
           ⚠ No consent on record for this number.
         </Text>

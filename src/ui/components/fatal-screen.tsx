@@ -1,6 +1,7 @@
 /** A full-screen stop: the key was refused (401) or the plan cannot use the API (403). Nothing retries. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import type { Fatal } from '../../store/app-store.js';
+import { Text } from './text.js';
 
 const TITLES: Record<Fatal['kind'], string> = {
   unauthorized: 'The shop’s API refused this key',

@@ -2,9 +2,10 @@
  * Always on top: the business, billing and texting status, the counts staff
  * act on, credits, and [READ-ONLY] when this process cannot write.
  */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { useAppState } from '../app-context.js';
 import { enumLabel, oneLine } from '../format.js';
+import { Text } from './text.js';
 
 export function Header() {
   const me = useAppState((state) => state.me.data);

@@ -1,13 +1,26 @@
-/** `?`: every key of the focused pane and the global ones, from the keymap table. */
-import { Box, Text } from 'ink';
-import { PANE_TITLES } from '../../store/app-store.js';
-import { useAppState } from '../app-context.js';
-import { bindingsFor } from '../keymap.js';
+/**
+ * `?`: every key of the focused pane and the global ones, from the command
+ * registry and the keymap in use (a user's own keys show here). A command
+ * that does not apply right now says why.
+ */
+import { Box } from 'ink';
+import { paneById } from '../../panes/registry.js';
+import { useAppState, useServices } from '../app-context.js';
+import { helpRows } from '../commands/describe.js';
+import { Text } from './text.js';
 
 export function HelpOverlay({ height }: { height: number }) {
+  const { keymap, commandContext } = useServices();
   const focus = useAppState((state) => state.focus);
   const readOnly = useAppState((state) => state.readOnly);
-  const bindings = bindingsFor(focus, readOnly);
+  const scroll = useAppState((state) => state.helpScroll);
+  // Whether a command applies depends on the whole state: re-read it whenever the help renders.
+  useAppState((state) => state);
+  const rows = helpRows(keymap, `pane:${focus}`, commandContext());
+  const room = Math.max(1, height - 3);
+  const first = Math.max(0, Math.min(scroll, rows.length - room));
+  const shown = rows.slice(first, first + room);
+  const width = Math.min(16, Math.max(...rows.map((row) => [...row.keys].length)) + 2);
   return (
     <Box
       flexDirection="column"
@@ -17,17 +30,18 @@ export function HelpOverlay({ height }: { height: number }) {
       paddingX={1}
       overflow="hidden"
     >
-      <Text bold color="cyan">
-        Keys — {PANE_TITLES[focus]}
+      <Text bold color="cyan" wrap="truncate-end">
+        Keys — {paneById(focus).title}
         {readOnly ? ' (read-only: keys that change the shop are off)' : ''}
+        {rows.length > room ? `  ${first + 1}–${first + shown.length} of ${rows.length}, j/k scroll` : ''}
       </Text>
-      {bindings.map((binding) => (
-        <Text key={binding.keys} wrap="truncate-end">
-          <Text bold>{binding.keys.padEnd(16)}</Text>
-          {binding.does}
+      {shown.map((row) => (
+        <Text key={row.ids.join(' ')} wrap="truncate-end" dimColor={row.off !== undefined}>
+          <Text bold>{`${row.keys} `.padEnd(width)}</Text>
+          {row.label}
+          {row.off ? ` (not now: ${row.off})` : ''}
         </Text>
       ))}
-      <Text dimColor>?, esc or q closes this help</Text>
     </Box>
   );
 }

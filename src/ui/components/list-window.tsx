@@ -3,8 +3,11 @@
  * rendered, so a long list costs the same as a short one to draw and to send
  * over SSH.
  */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import type { ReactNode } from 'react';
+import { useServices } from '../app-context.js';
+import { useClickable } from '../mouse.js';
+import { Text } from './text.js';
 
 export interface ListWindowProps<T> {
   items: readonly T[];
@@ -13,6 +16,29 @@ export interface ListWindowProps<T> {
   rowKey: (item: T, index: number) => string;
   renderRow: (item: T, selected: boolean, index: number) => ReactNode;
   empty: string;
+  /** The pane whose selection this list shows: a click on a row selects it there. */
+  pane?: string;
+}
+
+/** One row: a click focuses its pane and selects it. */
+function Row({ pane, index, children }: { pane: string | undefined; index: number; children: ReactNode }) {
+  const { commandContext } = useServices();
+  const ref = useClickable(
+    pane
+      ? {
+          click: () => {
+            const { ui } = commandContext();
+            ui.focusPane(pane);
+            ui.select(pane, index);
+          },
+        }
+      : {},
+  );
+  return (
+    <Box ref={ref} height={1} overflow="hidden">
+      {children}
+    </Box>
+  );
 }
 
 export function windowStart(length: number, selected: number, height: number): number {
@@ -21,7 +47,15 @@ export function windowStart(length: number, selected: number, height: number): n
   return Math.max(0, Math.min(length - height, selected - half));
 }
 
-export function ListWindow<T>({ items, selected, height, rowKey, renderRow, empty }: ListWindowProps<T>) {
+export function ListWindow<T>({
+  items,
+  selected,
+  height,
+  rowKey,
+  renderRow,
+  empty,
+  pane,
+}: ListWindowProps<T>) {
   if (items.length === 0) {
     return (
       <Box height={Math.max(1, height)}>
@@ -34,9 +68,9 @@ export function ListWindow<T>({ items, selected, height, rowKey, renderRow, empt
   return (
     <Box flexDirection="column" height={Math.max(1, height)} overflow="hidden">
       {visible.map((item, offset) => (
-        <Box key={rowKey(item, start + offset)} height={1} overflow="hidden">
+        <Row key={rowKey(item, start + offset)} pane={pane} index={start + offset}>
           {renderRow(item, start + offset === selected, start + offset)}
-        </Box>
+        </Row>
       ))}
     </Box>
   );

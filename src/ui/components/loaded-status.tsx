@@ -1,9 +1,10 @@
 /** One line under a pane's title: loading, the age of what is shown, or why the last refresh failed. */
-import { Text } from 'ink';
+
 import { explainApiError } from '../../api/explain-error.js';
 import type { Loaded } from '../../store/app-store.js';
 import { useClockNow } from '../app-context.js';
 import { updatedAgo } from '../format.js';
+import { Text } from './text.js';
 
 /** The part of a Loaded that LoadedStatus shows, for a narrow (shallow-compared) selection. */
 export const statusOf = ({ updatedAt, loading, error }: Loaded<unknown>) => ({ updatedAt, loading, error });

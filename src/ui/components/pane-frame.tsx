@@ -1,6 +1,7 @@
 /** A pane's frame: a title line with its status, then the content. */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import type { ReactNode } from 'react';
+import { Text } from './text.js';
 
 export function PaneFrame({
   title,

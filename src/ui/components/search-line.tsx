@@ -1,5 +1,5 @@
 /** The `/` line of a list: what is typed, with a cursor while typing. */
-import { Text } from 'ink';
+import { Text } from './text.js';
 
 export function SearchLine({ text, editing, note }: { text: string; editing: boolean; note?: string }) {
   return (

@@ -1,25 +1,17 @@
 /**
- * The bottom two lines: first a prompt, the connection state or the latest
- * notice; then the few keys that matter right now.
+ * The bottom two lines: first a question, the connection state or the latest
+ * notice; then the keys that matter right now, from the command registry.
  */
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import type { AppState } from '../../store/app-store.js';
-import { useAppState, useClockNow } from '../app-context.js';
+import { useAppState, useClockNow, useServices } from '../app-context.js';
+import { hints } from '../commands/describe.js';
+import { contextOf } from '../commands/dispatch.js';
 import { oneLine, updatedAgo } from '../format.js';
-import { type Binding, bindingsFor, COMPOSER_BINDINGS, PROMPT_BINDINGS, SEARCH_BINDINGS } from '../keymap.js';
+import { Text } from './text.js';
 
 /** A notice stays this long; errors stay until the next notice. */
 const NOTICE_MS = 8_000;
-
-function hintsFor(
-  state: Pick<AppState, 'prompt' | 'composer' | 'searching' | 'focus' | 'readOnly' | 'fatal'>,
-): Binding[] {
-  if (state.fatal) return [{ keys: 'q', does: 'quit' }];
-  if (state.prompt) return PROMPT_BINDINGS;
-  if (state.composer) return COMPOSER_BINDINGS.filter((binding) => binding.hint);
-  if (state.searching) return SEARCH_BINDINGS;
-  return bindingsFor(state.focus, state.readOnly).filter((binding) => binding.hint);
-}
 
 function PromptText({ prompt }: { prompt: NonNullable<AppState['prompt']> }) {
   switch (prompt.kind) {
@@ -32,7 +24,7 @@ function PromptText({ prompt }: { prompt: NonNullable<AppState['prompt']> }) {
     case 'confirm-approve':
       return (
         <Text color="cyan" bold wrap="truncate-end">
-          Approve {prompt.label}? It may publish a reply or send a held text. y/n
+          Approve {prompt.label}? y/n · {prompt.concerns} · it may publish a reply or send a held text
         </Text>
       );
     case 'confirm-quit':
@@ -78,13 +70,24 @@ function ConnectionText({
 
 const TONE_COLOR = { info: undefined, success: 'green', warning: 'yellow', error: 'red' } as const;
 
+function KeyHints() {
+  const { keymap, commandContext } = useServices();
+  // Which commands apply depends on the selection and the data; the line re-renders only when its text changes.
+  const line = useAppState((state) =>
+    hints(keymap, contextOf(state), commandContext())
+      .map((hint) => `${hint.key} ${hint.hint}`)
+      .join(' · '),
+  );
+  return (
+    <Text dimColor wrap="truncate-end">
+      {line}
+    </Text>
+  );
+}
+
 export function StatusBar() {
   const state = useAppState((s) => ({
     prompt: s.prompt,
-    composer: s.composer,
-    searching: s.searching,
-    focus: s.focus,
-    readOnly: s.readOnly,
     readOnlyReason: s.readOnlyReason,
     fatal: s.fatal,
     connection: s.connection,
@@ -98,7 +101,8 @@ export function StatusBar() {
       : undefined;
   let first: React.ReactNode = null;
   if (state.prompt) first = <PromptText prompt={state.prompt} />;
-  else if (state.connection.state !== 'ok')
+  // On the full-screen stop nothing is retried: a connection state would contradict it.
+  else if (state.connection.state !== 'ok' && !state.fatal)
     first = <ConnectionText connection={state.connection} lastUpdate={state.lastUpdate} />;
   if (!first && notice) {
     first = (
@@ -121,11 +125,7 @@ export function StatusBar() {
         {first ?? <Text> </Text>}
       </Box>
       <Box height={1} overflow="hidden">
-        <Text dimColor wrap="truncate-end">
-          {hintsFor(state)
-            .map((binding) => `${binding.keys.split(' ')[0]} ${binding.hint}`)
-            .join(' · ')}
-        </Text>
+        <KeyHints />
       </Box>
     </Box>
   );

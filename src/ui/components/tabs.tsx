@@ -1,37 +1,47 @@
 /**
- * The pane tabs, 1–6, with how many new items each holds since staff last
- * looked: "(3 new)", or "●3" when the terminal is too narrow for the words.
+ * The pane tabs, numbered from the registry, with how many new items each
+ * holds since staff last looked: "(3 new)", or "●3" when the terminal is too
+ * narrow for the words.
  */
-import { Box, Text } from 'ink';
-import { PANE_TITLES, PANES, type PaneId } from '../../store/app-store.js';
-import { useAppState } from '../app-context.js';
+import { Box } from 'ink';
+import type { PaneDescriptor } from '../../panes/pane.js';
+import { PANES } from '../../panes/registry.js';
+import { useAppState, useServices } from '../app-context.js';
+import { useClickable } from '../mouse.js';
+import { Text } from './text.js';
+
+function Tab({ pane, label, focused }: { pane: PaneDescriptor; label: string; focused: boolean }) {
+  const { commandContext } = useServices();
+  const ref = useClickable({ click: () => commandContext().ui.focusPane(pane.id) });
+  return (
+    <Box ref={ref} flexShrink={0} marginRight={1}>
+      <Text inverse={focused} bold={focused} wrap="truncate-end">
+        {label}
+      </Text>
+    </Box>
+  );
+}
 
 export function Tabs() {
   const focus = useAppState((state) => state.focus);
   const narrow = useAppState((state) => state.columns < 100);
-  const fresh = useAppState((state) => ({
-    inbox: state.seen.fresh.leads.size + state.seen.fresh.inbound.size,
-    reviews: state.seen.fresh.reviews.size,
-    actions: state.seen.fresh.actions.size,
-  }));
-  const count = (pane: PaneId) => (pane in fresh ? fresh[pane as keyof typeof fresh] : 0);
-  const label = (pane: PaneId, index: number) => {
-    const fresh = count(pane);
-    const mark = fresh === 0 ? '' : narrow ? ` ●${fresh}` : ` (${fresh} new)`;
-    return ` ${index + 1} ${PANE_TITLES[pane]}${mark} `;
-  };
+  const fresh = useAppState((state) =>
+    PANES.map((pane) => pane.seen.reduce((sum, kind) => sum + state.seen.fresh[kind].size, 0)),
+  );
   return (
     <Box height={1} overflow="hidden">
-      <Text wrap="truncate-end">
-        {PANES.map((pane, index) => (
-          <Text key={pane}>
-            <Text inverse={pane === focus} bold={pane === focus}>
-              {label(pane, index)}
-            </Text>
-            {index < PANES.length - 1 ? ' ' : ''}
-          </Text>
-        ))}
-      </Text>
+      {PANES.map((pane, index) => {
+        const count = fresh[index] ?? 0;
+        const mark = count === 0 ? '' : narrow ? ` ●${count}` : ` (${count} new)`;
+        return (
+          <Tab
+            key={pane.id}
+            pane={pane}
+            label={` ${index + 1} ${pane.title}${mark} `}
+            focused={pane.id === focus}
+          />
+        );
+      })}
     </Box>
   );
 }

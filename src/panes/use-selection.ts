@@ -1,0 +1,13 @@
+/** The row a pane highlights: its selected record's place in the list as shown. */
+import type { AppState } from '../store/app-store.js';
+import { type ListShape, selectedIndexIn } from '../store/selection.js';
+import { selectionOf } from '../store/selectors.js';
+import { useAppState } from '../ui/app-context.js';
+
+export function useSelectedIndex<T>(pane: string, list: (state: AppState) => ListShape<T>): number {
+  return useAppState((state) => selectedIndexIn(list(state), selectionOf(state, pane)));
+}
+
+/** "(12)" once the list has loaded, "(…)" before: a list not read yet is not an empty one. */
+export const countLabel = (updatedAt: number | undefined, count: number) =>
+  updatedAt === undefined ? '(…)' : `(${count})`;

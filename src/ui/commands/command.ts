@@ -1,0 +1,75 @@
+/**
+ * A command is data: its id, its default keys, what the help and the palette
+ * call it, a short hint for the status bar, whether it changes the shop, when
+ * it applies, and what it runs. Dispatch, the help, the hints, the palette,
+ * read-only mode and user keymaps all read the same commands.
+ */
+import type { AppState, AppStore, PaneId } from '../../store/app-store.js';
+import type { Controller } from '../controller.js';
+import type { Keymap } from './keymap.js';
+
+/**
+ * Where a command works, in priority order: the first mode that is active
+ * decides what a key does. `edit` commands work in every mode that edits a
+ * line of text (composer, search, palette); `global` ones under every pane;
+ * `always` ones everywhere (ctrl-c).
+ */
+export const MODES = [
+  'fatal',
+  'prompt',
+  'help',
+  'palette',
+  'composer',
+  'search',
+  'edit',
+  'pane',
+  'global',
+  'always',
+] as const;
+export type Mode = (typeof MODES)[number];
+
+/** What a command sees when it runs. */
+export interface CommandContext {
+  store: AppStore;
+  /** The store's current state (keys arrive faster than React re-renders: never a render's copy). */
+  state(): AppState;
+  ui: Controller;
+  /** The read this key arrived in, and whether it was the last key of that read. */
+  input: { batch: number; last: boolean };
+  keymap: Keymap;
+  /** Runs another command as if its key was pressed (the palette). */
+  runCommand(command: Command): void;
+}
+
+export interface Command {
+  /** Stable name, used in config files ("keys": {"compose": "m"}) and in the README. */
+  id: string;
+  mode: Mode;
+  /** For `pane` commands: the pane they belong to. */
+  pane?: PaneId;
+  /** Default keys, as key names ("j", "ctrl-d", "down"). */
+  keys: readonly string[];
+  /** What it does, for the help and the palette. */
+  label: string;
+  /** A word or two for the status bar, when this command matters enough to show there. */
+  hint?: string;
+  /** Changes the shop: inert and hidden in read-only mode. */
+  writes?: boolean;
+  /**
+   * Whether it applies now: true, or why not (shown when its key is pressed,
+   * and in the help). Absent: always applies.
+   */
+  when?: (context: CommandContext) => true | string;
+  run: (context: CommandContext) => void;
+  /** Left out of the palette (moving the selection, the palette's own keys). */
+  inPalette?: boolean;
+  /** Pressed when it does not apply: nothing happens, and nothing is said (esc with no filter to clear). */
+  silentWhenOff?: boolean;
+  /** Commands the help lists on one row (j and k: "move down / up"), with that row's words. */
+  helpRow?: { id: string; label: string };
+}
+
+/** Checks `when`: true when the command applies now, else the reason it does not. */
+export function applies(command: Command, context: CommandContext): true | string {
+  return command.when ? command.when(context) : true;
+}

@@ -1,0 +1,24 @@
+/**
+ * Every command of the inbox in one list: the global ones, each pane's own,
+ * those of the composer, the search line, the line editor, the questions,
+ * the help, the palette and the fatal screen. Keys, the help, the hints, the
+ * palette and read-only mode are all derived from it.
+ */
+import { PANES } from '../../panes/registry.js';
+import type { Command } from './command.js';
+import { GLOBAL_COMMANDS, INTERRUPT } from './global-commands.js';
+import { FATAL_COMMANDS, HELP_COMMANDS, PALETTE_COMMANDS, PROMPT_COMMANDS } from './overlay-commands.js';
+import { COMPOSER_COMMANDS, EDIT_COMMANDS, SEARCH_COMMANDS } from './text-commands.js';
+
+export const ALL_COMMANDS: readonly Command[] = [
+  ...FATAL_COMMANDS,
+  ...PROMPT_COMMANDS,
+  ...HELP_COMMANDS,
+  ...PALETTE_COMMANDS,
+  ...COMPOSER_COMMANDS,
+  ...SEARCH_COMMANDS,
+  ...EDIT_COMMANDS,
+  ...PANES.flatMap((pane) => pane.commands),
+  ...GLOBAL_COMMANDS,
+  INTERRUPT,
+];

@@ -1,0 +1,78 @@
+/**
+ * Keeps every pane's selection on its record while the lists change under it
+ * (the poller writes new data at any moment): the same record at its new
+ * place, or, when it left the list, its nearest neighbour, and a notice that
+ * says so when staff can see that pane. A change staff made themselves (a
+ * filter typed, another status shown) moves the selection quietly.
+ */
+import { PANES, widePair } from '../panes/registry.js';
+import { type AppState, type AppStore, isWide, type Notice } from '../store/app-store.js';
+import { reconcileSelection } from '../store/selection.js';
+import { selectionOf } from '../store/selectors.js';
+
+/** What staff change themselves: when one of these changed, a list changed because they asked. */
+const asked = (state: AppState) => [
+  state.search,
+  state.inboxFilter,
+  state.actionsFilter,
+  state.contacts.query,
+  // A search is answered later: the answer to the new query is still a change staff asked for.
+  state.contacts.loadedQuery,
+  state.openLeadId,
+  state.focus,
+];
+
+const visible = (state: AppState, pane: string) =>
+  state.focus === pane ||
+  (isWide(state) && (widePair(state.focus)?.some((each) => each.id === pane) ?? false));
+
+export function followSelections(store: AppStore, now: () => number = Date.now): () => void {
+  let previous = asked(store.getState());
+  /** The name of each pane's selected record, for saying which one left. */
+  const names = new Map<string, { id: string; name: string }>();
+  /** Which list each pane showed last (see PaneList.identity). */
+  const identities = new Map<string, unknown>(
+    PANES.map((pane) => [pane.id, pane.list?.identity?.(store.getState())]),
+  );
+  const update = (state: AppState) => {
+    const current = asked(state);
+    const quiet = current.some((value, index) => value !== previous[index]);
+    previous = current;
+    let selection = state.selection;
+    let notice: Notice | undefined;
+    for (const pane of PANES) {
+      if (!pane.list) continue;
+      const list = pane.list.of(state);
+      const identity = pane.list.identity?.(state);
+      const renewed = identity !== identities.get(pane.id);
+      identities.set(pane.id, identity);
+      const current = renewed
+        ? {
+            index: list.followsEnd ? Number.MAX_SAFE_INTEGER : 0,
+            ...(list.followsEnd ? { atEnd: true } : {}),
+          }
+        : selectionOf(state, pane.id);
+      const result = reconcileSelection(list, current);
+      const selectedRow = list.rows.find((row) => list.rowId(row) === result.selection.id);
+      const before = names.get(pane.id);
+      if (selectedRow !== undefined && result.selection.id !== undefined)
+        names.set(pane.id, { id: result.selection.id, name: pane.list.rowLabel(selectedRow) });
+      if (!renewed && result.selection === selectionOf(state, pane.id)) continue;
+      selection = { ...selection, [pane.id]: result.selection };
+      if (result.left && !quiet && !renewed && !list.followsEnd && visible(state, pane.id)) {
+        const which = before?.id === result.left.id ? ` (${before.name})` : '';
+        const gone = `The ${pane.list.noun} you had selected${which} left this list`;
+        notice = {
+          text: result.left.now
+            ? `${gone}; now on ${pane.list.rowLabel(result.left.now)}.`
+            : `${gone}; the list is empty now.`,
+          tone: 'warning',
+          at: now(),
+        };
+      }
+    }
+    if (selection !== state.selection) store.setState({ selection, ...(notice ? { notice } : {}) });
+  };
+  update(store.getState());
+  return store.subscribe(update);
+}
