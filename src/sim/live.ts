@@ -210,6 +210,30 @@ function agentAction(world: World, shop: SimShop, rng: Random, now: number): Liv
   return null;
 }
 
+/**
+ * One event of the given kind now (tests insert records between key presses);
+ * an action or inbound text that cannot happen (nothing to act on, texting
+ * not live) is null.
+ */
+export function applyLiveEventOfKind(
+  kind: Kind,
+  world: World,
+  shop: SimShop,
+  rng: Random,
+  now: number,
+): LiveEvent | null {
+  switch (kind) {
+    case 'inbound_text':
+      return inboundText(world, shop, rng, now);
+    case 'missed_call':
+      return missedCall(world, shop, rng, now);
+    case 'review':
+      return newReview(world, shop, rng, now);
+    case 'action':
+      return agentAction(world, shop, rng, now);
+  }
+}
+
 export function applyLiveEvent(world: World, shop: SimShop, rng: Random, now: number): LiveEvent {
   const kind = weightedPick(rng, EVENT_WEIGHTS);
   const event =

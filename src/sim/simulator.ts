@@ -9,7 +9,7 @@ import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { createSimulatorApp, type SimulatorEnv, type SimulatorState } from './app.js';
 import { FaultInjector, type FaultRates } from './faults.js';
-import { applyLiveEvent, type LiveEvent } from './live.js';
+import { applyLiveEvent, applyLiveEventOfKind, type LiveEvent } from './live.js';
 import { createRandom } from './random.js';
 import { RateLimiter } from './rate-limiter.js';
 import { RequestLog } from './request-log.js';
@@ -45,6 +45,8 @@ export interface Simulator {
   readonly hangingRequests: number;
   /** One live event now, as the live timer would make. */
   tick(): LiveEvent;
+  /** One live event of this kind now (a new lead, review, action or inbound text); null when none can happen. */
+  inject(kind: LiveEvent['kind']): LiveEvent | null;
   listen(options?: { host?: string; port?: number }): Promise<RunningSimulator>;
   /** Stops the live timer, releases hanging requests and closes every listener. */
   close(): Promise<void>;
@@ -139,6 +141,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       return issue(name);
     },
     tick,
+    inject: (kind) => applyLiveEventOfKind(kind, world, shops.main, rng, now()),
     listen({ host = '127.0.0.1', port = 0 } = {}) {
       return new Promise((resolve, reject) => {
         const server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) => {

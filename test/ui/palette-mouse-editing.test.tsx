@@ -1,0 +1,164 @@
+/**
+ * The command palette (: and ctrl-p), the mouse (tabs, rows, the wheel), and
+ * line editing in a text as in a shell (ctrl-u, ctrl-w, ctrl-k, ctrl-y,
+ * ctrl-a/e, alt-b/f), against the real inbox and simulator.
+ */
+import { describe, expect, it } from 'vitest';
+import { inboxRows } from '../../src/store/selectors.js';
+import { oneLine } from '../../src/ui/format.js';
+import { KEYS, startTui } from '../support/tui.js';
+import {
+  composedText,
+  inboxLeadWhere,
+  selectLeadByPhone,
+  simConsent,
+  waitComposer,
+} from '../support/write-flows.js';
+import { firstLoad, lines, QUIET, selectedRow } from './nav-pane-helpers.js';
+
+describe('the command palette', () => {
+  it(': lists the commands of this pane with their keys; typing finds one; enter runs it', async () => {
+    const tui = await startTui({ columns: 100, rows: 30, intervals: QUIET });
+    await firstLoad(tui);
+    await tui.press(':');
+    let frame = await tui.waitFor('Commands — type to find');
+    expect(frame).toMatch(/switch open leads \/ missed calls with no reply · callbacks +f/);
+    expect(frame).toMatch(/go to Reviews · pane\.reviews +3/);
+    // The panes' keys are not typed into the query while it is open.
+    await tui.press('callb');
+    frame = await tui.waitFor(': callb');
+    const firstMatch = lines(frame).find((line) => line.startsWith('║') && line.includes(' · '));
+    expect(firstMatch).toContain('callbacks');
+    expect(tui.state().inboxFilter).toBe('open');
+    await tui.press(KEYS.enter);
+    await tui.waitFor((_frame, state) => state.palette === undefined && state.inboxFilter === 'callbacks');
+    await tui.waitFor('Inbox — missed calls with no reply');
+  });
+
+  it('ctrl-p opens it too; arrows choose; esc closes it and runs nothing', async () => {
+    const tui = await startTui({ columns: 100, rows: 30, intervals: QUIET });
+    await firstLoad(tui);
+    await tui.press('\u0010');
+    await tui.waitFor('Commands — type to find');
+    await tui.press('go to');
+    await tui.press(KEYS.down, KEYS.down);
+    expect(tui.state().palette?.selected).toBe(2);
+    await tui.press(KEYS.up);
+    expect(tui.state().palette?.selected).toBe(1);
+    await tui.press(KEYS.escape);
+    await tui.waitFor((_frame, state) => state.palette === undefined);
+    expect(tui.state().focus).toBe('inbox');
+  });
+
+  it('a command that does not apply now says why, in the list and when chosen', async () => {
+    const tui = await startTui({ columns: 100, rows: 30, intervals: QUIET });
+    await firstLoad(tui);
+    await tui.press('2', ':', 'text this');
+    const frame = await tui.waitFor('text this contact');
+    expect(frame).toContain('(not now: the thread is not loaded yet)');
+    await tui.press(KEYS.enter);
+    await tui.waitFor('The thread is not loaded yet.');
+    expect(tui.state().composer).toBeUndefined();
+  });
+
+  it('in read-only mode it offers no command that changes the shop', async () => {
+    const tui = await startTui({ columns: 100, rows: 30, intervals: QUIET, readOnly: true });
+    await firstLoad(tui);
+    await tui.press(':');
+    const frame = await tui.waitFor('Commands — type to find');
+    expect(frame).not.toContain('compose');
+    expect(frame).not.toContain("text the selected lead's contact");
+  });
+});
+
+describe('the mouse', () => {
+  it('a click on a tab shows that pane; on a row, selects it; the wheel moves the selection', async () => {
+    const tui = await startTui({ columns: 100, rows: 30, intervals: QUIET });
+    await firstLoad(tui);
+    const tabRow = lines(tui.frame()).findIndex((line) => line.includes('1 Inbox'));
+    const tabs = lines(tui.frame())[tabRow] ?? '';
+    await tui.click(tabs.indexOf('3 Reviews') + 2, tabRow);
+    await tui.waitFor((_frame, state) => state.focus === 'reviews');
+    await tui.click(tabs.indexOf('1 Inbox') + 1, tabRow);
+    await tui.waitFor((_frame, state) => state.focus === 'inbox');
+
+    const leads = inboxRows(tui.state());
+    const target = leads[4];
+    if (!target) throw new Error('fewer than five leads');
+    const y = lines(tui.frame()).findIndex((line) =>
+      line.includes(oneLine(target.contact_name).slice(0, 12)),
+    );
+    await tui.click(10, y);
+    expect(selectedRow(tui.state(), 'inbox')).toBe(4);
+    expect(tui.state().selection.inbox?.id).toBe(target.id);
+
+    await tui.wheel(10, y, 'down');
+    expect(selectedRow(tui.state(), 'inbox')).toBe(7);
+    await tui.wheel(10, y, 'up');
+    await tui.wheel(10, y, 'up');
+    expect(selectedRow(tui.state(), 'inbox')).toBe(1);
+  });
+
+  it('off ("mouse": false or --no-mouse): clicks and the wheel do nothing', async () => {
+    const tui = await startTui({ columns: 100, rows: 30, intervals: QUIET, mouse: false });
+    await firstLoad(tui);
+    const tabRow = lines(tui.frame()).findIndex((line) => line.includes('1 Inbox'));
+    const tabs = lines(tui.frame())[tabRow] ?? '';
+    await tui.click(tabs.indexOf('3 Reviews') + 2, tabRow);
+    await tui.wheel(10, 8, 'down');
+    expect(tui.state().focus).toBe('inbox');
+    expect(selectedRow(tui.state(), 'inbox')).toBe(0);
+    // The report is not typed anywhere either.
+    expect(tui.state().searching).toBe(false);
+  });
+});
+
+describe('editing a text as in a shell', () => {
+  async function composing() {
+    const tui = await startTui({ columns: 100, rows: 30, intervals: QUIET });
+    await firstLoad(tui);
+    const target = inboxLeadWhere(tui, (contact) => simConsent(tui.s.sim, contact.phone) === true);
+    await selectLeadByPhone(tui, target.contact.phone);
+    await tui.press('c');
+    await waitComposer(tui, target.contact.id);
+    return { tui, contactId: target.contact.id };
+  }
+
+  it('ctrl-w cuts a word, ctrl-u the line before the cursor, ctrl-k after it; ctrl-y puts the last cut back', async () => {
+    const { tui, contactId } = await composing();
+    await tui.press('see you at noon');
+    await tui.press('\u0017');
+    expect(composedText(tui, contactId)).toBe('see you at ');
+    await tui.press('\u0019');
+    expect(composedText(tui, contactId)).toBe('see you at noon');
+    await tui.press('\u0001', '\u001Bf');
+    expect(tui.state().composed[contactId]?.cursor).toBe(3);
+    await tui.press('\u000B');
+    expect(composedText(tui, contactId)).toBe('see');
+    await tui.press('\u0005', '\u0015');
+    expect(composedText(tui, contactId)).toBe('');
+    await tui.press('\u0019');
+    expect(composedText(tui, contactId)).toBe('see');
+    await tui.press('\u001Bb', 'I ');
+    expect(composedText(tui, contactId)).toBe('I see');
+  });
+
+  it('ctrl-u and ctrl-w read together with text (a slow link) edit it, and no control character is typed', async () => {
+    const { tui, contactId } = await composing();
+    await tui.press('Running late');
+    await tui.press('\u0015\u0017be there at 3\u0017\u0017at 3pm');
+    expect(composedText(tui, contactId)).toBe('be there at 3pm');
+    expect(composedText(tui, contactId)).not.toMatch(/\p{Cc}/u);
+    await tui.waitFor('1 segment (GSM-7)');
+  });
+
+  it('ctrl-j and alt-enter put a line break in the text; enter alone asks to send it', async () => {
+    const { tui, contactId } = await composing();
+    await tui.press('one', '\n', 'two', '\u001B\r', 'three');
+    expect(composedText(tui, contactId)).toBe('one\ntwo\nthree');
+    expect(tui.state().prompt).toBeUndefined();
+    await tui.press(KEYS.enter);
+    await tui.waitFor('? y/n');
+    expect(tui.state().prompt).toMatchObject({ kind: 'confirm-send', body: 'one\ntwo\nthree' });
+  });
+});
