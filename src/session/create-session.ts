@@ -28,6 +28,8 @@ export interface SessionOptions {
   intervals?: Partial<RefreshIntervals>;
   /** Poller backoff after a failed read. */
   backoff?: { baseMs: number; maxMs: number };
+  /** Waits before a text whose outcome is unknown is tried again with its key. */
+  sendRetry?: { baseMs: number; maxMs: number };
   /** Client settings for tests (retry waits, timeouts). */
   client?: Partial<
     Omit<ShopClientOptions, 'baseUrl' | 'apiKey' | 'readOnly' | 'beforeAttempt' | 'afterAttempt'>
@@ -81,7 +83,7 @@ export function createSession(options: SessionOptions): Session {
     ...(options.backoff ? { backoff: options.backoff } : {}),
   });
   const context: ActionContext = { client, store, poller, now, pausedUntil: () => budget.pausedUntil };
-  const sender = new TextSender(context, options.outbox);
+  const sender = new TextSender(context, options.outbox, options.sendRetry);
   // A refused key or plan stops everything, texts waiting to be retried included (they stay in the outbox).
   const stopOnFatal = store.subscribe((state) => {
     if (state.fatal) {

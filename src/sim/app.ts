@@ -173,6 +173,10 @@ export function createSimulatorApp(state: SimulatorState): Hono<SimulatorEnv> {
         );
       case 'malformed':
         return c.body('{"data": {"items": [{"id": ', 200, { 'content-type': 'application/json' });
+      case 'wrong_shape':
+        await next();
+        c.res = c.json({ data: { outcome: 'accepted' } }, 200);
+        return c.res;
       case 'rate_limit':
         c.header('Retry-After', String(fault.retryAfterSeconds));
         return fail(c, 'rate_limited', 'Too many requests on this token; wait before retrying');

@@ -20,6 +20,11 @@ export type Fault =
   | { kind: 'drop_response' }
   /** Answer 200 with a body that is not valid JSON. */
   | { kind: 'malformed' }
+  /**
+   * Handle the request (a text is really sent), then answer 200 with JSON the
+   * contract does not know: the client cannot tell what happened.
+   */
+  | { kind: 'wrong_shape' }
   /** Answer 429 rate_limited with this Retry-After, as if the budget were spent. */
   | { kind: 'rate_limit'; retryAfterSeconds: number };
 

@@ -1,8 +1,29 @@
-/** Approving a pending action, after staff answered y to the confirmation. */
+/**
+ * Approving a pending action, after staff answered y to the confirmation.
+ * When the answer is lost (no answer, a 5xx, an answer of unknown shape),
+ * the service may have acted anyway: the action lists are read again, and
+ * staff are told what the service says, never a guess.
+ */
 import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
 import { failureOf } from '../poller/store-writes.js';
 import { type ActionContext, enterReadOnlyFromServer, notify, pausedMessage } from './context.js';
+import { outcomeUnknown } from './outcome.js';
+
+/** Where the service lists the action now, read after an answer was lost. */
+async function listedStatus(
+  context: ActionContext,
+  actionId: string,
+): Promise<'published' | 'pending' | undefined> {
+  const { client } = context;
+  const [published, pending] = await Promise.all([
+    client.getActions({ status: 'published', limit: 100 }),
+    client.getActions({ status: 'pending_approval', limit: 100 }),
+  ]);
+  if (published.items.some((action) => action.id === actionId)) return 'published';
+  if (pending.items.some((action) => action.id === actionId)) return 'pending';
+  return undefined;
+}
 
 export async function approveAction(context: ActionContext, actionId: string): Promise<void> {
   const { store, client } = context;
@@ -17,14 +38,38 @@ export async function approveAction(context: ActionContext, actionId: string): P
     setDecision({ state: 'done', result, at: context.now() });
     notify(context, `Approved: the action is now ${String(result.status).replaceAll('_', ' ')}.`, 'success');
   } catch (error) {
+    const reason = error instanceof ApiError ? explainApiError(error) : String(error);
+    if (outcomeUnknown(error)) {
+      // The service may have published it before the answer was lost: ask it.
+      let listed: Awaited<ReturnType<typeof listedStatus>> | 'unreadable';
+      try {
+        listed = await listedStatus(context, actionId);
+      } catch {
+        listed = 'unreadable';
+      }
+      if (listed === 'published') {
+        setDecision({ state: 'done', result: { status: 'published' }, at: context.now() });
+        notify(
+          context,
+          'Approved: the answer was lost, but the shop now lists the action as published.',
+          'success',
+        );
+        return;
+      }
+      setDecision({ state: 'failed', error: failureOf(error, context.now()), at: context.now() });
+      notify(
+        context,
+        listed === 'pending'
+          ? `Not approved: ${reason} The shop lists it as still awaiting approval.`
+          : `Not known whether it was approved: ${reason} The shop could not be asked again; check Actions before approving again.`,
+        'error',
+      );
+      return;
+    }
     setDecision({ state: 'failed', error: failureOf(error, context.now()), at: context.now() });
     if (error instanceof ApiError && error.code === 'read_only' && !error.local)
       enterReadOnlyFromServer(context);
-    notify(
-      context,
-      `Not approved: ${error instanceof ApiError ? explainApiError(error) : String(error)}`,
-      'error',
-    );
+    notify(context, `Not approved: ${reason}`, 'error');
   } finally {
     context.poller.invalidate(
       { kind: 'actions', status: 'pending_approval' },

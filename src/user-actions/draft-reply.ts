@@ -1,8 +1,22 @@
-/** Asking the service for a reply draft to a review. A draft is never published by this call. */
+/**
+ * Asking the service for a reply draft to a review. A draft is never
+ * published by this call. When the answer is lost, the pending actions are
+ * read again: a reply draft awaiting approval that was not there before says
+ * the service made it.
+ */
 import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
 import { failureOf } from '../poller/store-writes.js';
 import { type ActionContext, enterReadOnlyFromServer, notify, pausedMessage } from './context.js';
+import { outcomeUnknown } from './outcome.js';
+
+/** The pending review_reply actions the service lists now. */
+async function pendingReplyDrafts(context: ActionContext): Promise<Set<string>> {
+  const pending = await context.client.getActions({ status: 'pending_approval', limit: 100 });
+  return new Set(
+    pending.items.filter((action) => String(action.kind) === 'review_reply').map((action) => action.id),
+  );
+}
 
 export async function draftReply(context: ActionContext, reviewId: string): Promise<void> {
   const { store, client } = context;
@@ -10,6 +24,10 @@ export async function draftReply(context: ActionContext, reviewId: string): Prom
   const paused = pausedMessage(context);
   if (paused) return notify(context, `No draft yet: ${paused}`, 'warning');
   const previous = store.getState().drafts[reviewId]?.draft;
+  // What was pending before asking: after a lost answer, a new one is the draft.
+  const knownBefore = new Set(
+    (store.getState().actions.pending_approval.data?.items ?? []).map((action) => action.id),
+  );
   const setDraft = (draft: ReturnType<typeof store.getState>['drafts'][string]) =>
     store.setState((state) => ({ drafts: { ...state.drafts, [reviewId]: draft } }));
   setDraft({ state: 'drafting', ...(previous ? { draft: previous } : {}), at: context.now() });
@@ -24,12 +42,28 @@ export async function draftReply(context: ActionContext, reviewId: string): Prom
       error: failureOf(error, context.now()),
       at: context.now(),
     });
+    const reason = error instanceof ApiError ? explainApiError(error) : String(error);
+    if (outcomeUnknown(error)) {
+      let appeared: string[] | undefined;
+      try {
+        appeared = [...(await pendingReplyDrafts(context))].filter((id) => !knownBefore.has(id));
+      } catch {
+        appeared = undefined;
+      }
+      notify(
+        context,
+        appeared === undefined
+          ? `The draft's answer was lost (${reason}) and the shop could not be asked again: check Actions for a reply awaiting approval before asking again.`
+          : appeared.length > 0
+            ? `The draft's answer was lost, but a reply draft now awaits approval in Actions (${appeared.join(', ')}): the shop made it.`
+            : `No draft: ${reason} The shop lists no new reply draft awaiting approval.`,
+        appeared && appeared.length > 0 ? 'warning' : 'error',
+      );
+      context.poller.invalidate({ kind: 'actions', status: 'pending_approval' });
+      return;
+    }
     if (error instanceof ApiError && error.code === 'read_only' && !error.local)
       enterReadOnlyFromServer(context);
-    notify(
-      context,
-      `No draft: ${error instanceof ApiError ? explainApiError(error) : String(error)}`,
-      'error',
-    );
+    notify(context, `No draft: ${reason}`, 'error');
   }
 }

@@ -21,10 +21,15 @@ import { type ActionContext, enterReadOnlyFromServer, notify } from './context.j
 export const AUTO_RETRY_WINDOW_MS = 23 * 60 * 60 * 1000;
 /** Finished texts kept for the threads' "sent from here" lines. */
 const KEEP_FINISHED = 200;
-const RETRY_BASE_MS = 5_000;
-const RETRY_MAX_MS = 5 * 60_000;
+/** Waits before a text whose outcome is unknown is tried again (with the same key): doubling, capped. */
+export const DEFAULT_SEND_RETRY = { baseMs: 5_000, maxMs: 5 * 60_000 };
 
-const TRANSIENT = new Set(['network', 'timeout', 'server', 'rate_limited']);
+/**
+ * Failures after which the text may have gone out, or may go out on a retry:
+ * tried again with the same key. An answer of unknown shape is one of them:
+ * "not sent" would invite a second text under a new key.
+ */
+const TRANSIENT = new Set(['network', 'timeout', 'server', 'rate_limited', 'bad_response']);
 
 export class TextSender {
   private readonly timers = new Map<string, NodeJS.Timeout>();
@@ -36,6 +41,7 @@ export class TextSender {
     private readonly context: ActionContext,
     /** Where confirmed texts wait until they are known sent; none in the demo. */
     private readonly persistence?: OutboxPersistence,
+    private readonly retry: { baseMs: number; maxMs: number } = DEFAULT_SEND_RETRY,
   ) {}
 
   /**
@@ -227,7 +233,7 @@ export class TextSender {
     if (transient && age < AUTO_RETRY_WINDOW_MS) {
       const attempts =
         this.context.store.getState().outbox.find((item) => item.localId === text.localId)?.attempts ?? 1;
-      const step = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (attempts - 1));
+      const step = Math.min(this.retry.maxMs, this.retry.baseMs * 2 ** (attempts - 1));
       const wait = Math.max(step, ((error as ApiError).retryAfter ?? 0) * 1000);
       const retryAt = now() + wait;
       this.update(text.localId, { state: 'waiting', reason, retryAt });

@@ -100,6 +100,7 @@ export async function startTui(options: TuiOptions = {}): Promise<TestTui> {
     maxRpm: options.maxRpm ?? 120,
     ...(options.intervals ? { intervals: options.intervals } : {}),
     backoff: options.backoff ?? { baseMs: 100, maxMs: 400 },
+    sendRetry: { baseMs: 200, maxMs: 800 },
     client: { retry: { baseDelayMs: 1, maxDelayMs: 5 }, ...options.client },
   });
   let quitRequested = false;
