@@ -1,0 +1,69 @@
+/**
+ * The README's table of commands is the registry's: every command id with its
+ * default keys, where it works and what it does. When a command changes, this
+ * test prints the table to paste into the README.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Command } from '../../src/ui/commands/command.js';
+import { ALL_COMMANDS } from '../../src/ui/commands/registry.js';
+
+const WHERE: Record<Command['mode'], string> = {
+  fatal: 'key refused screen',
+  prompt: 'a y/n question',
+  help: 'the help',
+  palette: 'the palette',
+  composer: 'the composer',
+  search: 'a filter or search line',
+  edit: 'any text being typed',
+  pane: '',
+  global: 'every pane',
+  always: 'everywhere',
+};
+
+/** The rows of the table, one per command id (a command several panes share is one row). */
+export function commandTable(): string {
+  const rows = new Map<string, { keys: string; where: string[]; does: string; writes: boolean }>();
+  const order: Command['mode'][] = [
+    'global',
+    'pane',
+    'always',
+    'composer',
+    'edit',
+    'search',
+    'prompt',
+    'help',
+    'palette',
+    'fatal',
+  ];
+  const sorted = [...ALL_COMMANDS].sort((a, b) => order.indexOf(a.mode) - order.indexOf(b.mode));
+  for (const command of sorted) {
+    const key = `${command.id}|${command.mode === 'pane' ? 'pane' : command.mode}`;
+    const where = command.mode === 'pane' ? (command.pane ?? '') : WHERE[command.mode];
+    const existing = rows.get(key);
+    if (existing) {
+      existing.where.push(where);
+      continue;
+    }
+    rows.set(key, {
+      keys: command.keys.map((k) => `\`${k.replaceAll('|', '\\|')}\``).join(' ') || '—',
+      where: [where],
+      does: command.writes ? `${command.label} (changes the shop: off in read-only mode)` : command.label,
+      writes: Boolean(command.writes),
+    });
+  }
+  const lines = ['| command id | default keys | where | does |', '|---|---|---|---|'];
+  for (const [key, row] of rows) {
+    const id = key.split('|')[0];
+    lines.push(`| \`${id}\` | ${row.keys} | ${row.where.join(', ')} | ${row.does.replaceAll('|', '\\|')} |`);
+  }
+  return lines.join('\n');
+}
+
+describe('README', () => {
+  it('lists every command id with its default keys, as the registry has them', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const table = commandTable();
+    expect(readme.includes(table), `README.md should contain this table:\n\n${table}\n`).toBe(true);
+  });
+});
