@@ -22,7 +22,7 @@ const WHERE: Record<Command['mode'], string> = {
 };
 
 /** The rows of the table, one per command id (a command several panes share is one row). */
-export function commandTable(): string {
+function commandTable(): string {
   const rows = new Map<string, { keys: string; where: string[]; does: string; writes: boolean }>();
   const order: Command['mode'][] = [
     'global',

@@ -7,6 +7,7 @@
  * A pty may drop the very last output of a program that exits (Linux hands the master EIO once the
  * slave side closes): to read what a program printed last, run it in a shell that stays until told.
  */
+import { Unicode11Addon } from '@xterm/addon-unicode11';
 import xtermHeadless, { type Terminal as XTerm } from '@xterm/headless';
 import pty, { type IPty } from 'node-pty';
 
@@ -21,6 +22,8 @@ export interface PtyTerminalOptions {
   rows: number;
   env: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Character widths of Unicode 11 (emoji two columns wide, as modern terminals and tmux have them); default xterm.js's Unicode 6. */
+  unicode11?: boolean;
 }
 
 export interface PtyTerminal {
@@ -93,6 +96,10 @@ export function spawnInTerminal(file: string, args: string[], options: PtyTermin
     allowProposedApi: true,
     scrollback: 1000,
   });
+  if (options.unicode11) {
+    term.loadAddon(new Unicode11Addon());
+    term.unicode.activeVersion = '11';
+  }
   const child = pty.spawn(file, args, {
     name: 'xterm-256color',
     cols: options.cols,
