@@ -17,6 +17,8 @@ export interface InputBatch {
 export interface InputSourceOptions {
   /** How long a lone ESC waits for the rest of a sequence before it is the escape key. Default 100 ms, as vim's ttimeoutlen. */
   escapeTimeoutMs?: number;
+  /** How long the start of a sequence (ESC [ …) waits for its end over a slow link before it is dropped. Default 1 s. */
+  sequenceTimeoutMs?: number;
   /** How long a paste may pause before it is taken as ended. Default 2 s. */
   pasteTimeoutMs?: number;
 }
@@ -33,6 +35,7 @@ export function createInputSource(
 ): InputSource {
   const parser = createInputParser();
   const escapeTimeoutMs = options.escapeTimeoutMs ?? 100;
+  const sequenceTimeoutMs = options.sequenceTimeoutMs ?? 1_000;
   const pasteTimeoutMs = options.pasteTimeoutMs ?? 2_000;
   let batches = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -55,7 +58,7 @@ export function createInputSource(
         deliver(holding === 'paste' ? parser.endPaste() : parser.flush());
         schedule();
       },
-      holding === 'paste' ? pasteTimeoutMs : escapeTimeoutMs,
+      holding === 'paste' ? pasteTimeoutMs : holding === 'sequence' ? sequenceTimeoutMs : escapeTimeoutMs,
     );
     timer.unref?.();
   };

@@ -33,8 +33,12 @@ export interface InputParser {
   flush(): InputEvent[];
   /** Input stopped for long inside a paste (a terminal that never sent its end): the paste ends here. */
   endPaste(): InputEvent[];
-  /** What the parser holds: nothing, an unfinished escape sequence, or a paste still arriving. */
-  readonly holding: 'nothing' | 'escape' | 'paste';
+  /**
+   * What the parser holds: nothing, a lone ESC (the escape key, or the start
+   * of a sequence), the start of a sequence that is surely one (ESC [ …), or
+   * a paste still arriving.
+   */
+  readonly holding: 'nothing' | 'escape' | 'sequence' | 'paste';
 }
 
 type Parsed = { events: InputEvent[]; next: number; paste?: boolean } | 'pending';
@@ -308,7 +312,8 @@ export function createInputParser(): InputParser {
     },
     get holding() {
       if (pasting) return 'paste';
-      return buffer.length > 0 ? 'escape' : 'nothing';
+      if (buffer.length === 0) return 'nothing';
+      return buffer === ESC || buffer === ESC + ESC ? 'escape' : 'sequence';
     },
   };
 }

@@ -158,6 +158,8 @@ describe('keys', () => {
     expect(parser.feed(ESC)).toEqual([]);
     expect(parser.holding).toBe('escape');
     expect(parser.feed('[').map((event) => event.kind)).toEqual([]);
+    // ESC [ is surely a sequence still arriving: the input source waits longer for it than for a lone ESC.
+    expect(parser.holding).toBe('sequence');
     expect(parser.feed('A').map((event) => (event.kind === 'key' ? keyName(event) : ''))).toEqual(['up']);
     expect(parser.feed(ESC)).toEqual([]);
     expect(parser.flush().map((event) => (event.kind === 'key' ? keyName(event) : ''))).toEqual(['esc']);
