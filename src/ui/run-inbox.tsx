@@ -43,6 +43,18 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
     finish = resolve;
   });
   let instance: ReturnType<typeof render> | undefined;
+  /**
+   * Ink draws its last frame when it unmounts: that must happen on the alternate screen, before
+   * the terminal is given back, or the frame lands on the shell's screen.
+   */
+  const unmountThenRestore = () => {
+    try {
+      instance?.unmount();
+    } catch {
+      // Unmounting writes to the terminal, which may be gone.
+    }
+    screen.restore();
+  };
   let closing = false;
   const shutdown = (code: number) => {
     if (closing) return;
@@ -50,25 +62,20 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
     session.store.setState({ quitting: true });
     session.close();
     ui.dispose();
-    try {
-      instance?.unmount();
-    } catch {
-      // Unmounting writes to the terminal, which may be gone.
-    }
-    screen.restore();
+    unmountThenRestore();
     finish(code);
   };
 
   const ui = createInboxUi(session, { quit: () => shutdown(0) });
   const onSignal = (signal: NodeJS.Signals) => shutdown(SIGNAL_EXIT[signal] ?? 1);
   const onCrash = (error: unknown) => {
-    screen.restore();
+    unmountThenRestore();
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
     process.stderr.write(`shop-inbox crashed: ${redact(text, options.apiKey)}\n`);
     process.exit(70);
   };
   // On any exit, even process.exit() from a dependency, the terminal comes back.
-  const onExit = () => screen.restore();
+  const onExit = () => unmountThenRestore();
   const stopFollowingSize = followTerminalSize(stdout, session.store);
   for (const signal of Object.keys(SIGNAL_EXIT)) process.on(signal, onSignal);
   process.on('uncaughtException', onCrash);
@@ -77,7 +84,7 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
 
   try {
     instance = render(ui.element, {
-      stdout,
+      stdout: screen.output,
       stdin,
       exitOnCtrlC: false,
       patchConsole: false,

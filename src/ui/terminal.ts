@@ -1,14 +1,30 @@
 /**
  * The terminal while the inbox runs: the alternate screen (so the shell's
- * scrollback is untouched), bracketed paste (so a pasted line break is text,
- * not Enter), and the way back. `restore()` is safe to call from every exit
- * path, any number of times, even when the terminal is already gone (a
- * dropped SSH session).
+ * screen and scrollback are untouched), bracketed paste (so a pasted line
+ * break is text, not Enter), and the way back. `restore()` is safe to call
+ * from every exit path, any number of times, even when the terminal is
+ * already gone (a dropped SSH session).
  */
-
+/** Alternate screen, then bracketed paste. */
 const ENTER = '\u001B[?1049h\u001B[?2004h';
-/** Bracketed paste off, cursor shown, attributes reset, main screen back. */
-const LEAVE = '\u001B[?2004l\u001B[0m\u001B[?25h\u001B[?1049l';
+/**
+ * Bracketed paste off, attributes reset, the alternate screen erased, cursor shown, main screen back.
+ *
+ * The erase matters in tmux (3.3a at least): when the window has grown while the alternate screen
+ * was up, tmux reflows the alternate screen to the size it had when it was entered before it
+ * switches back, and every row wider than that is split, the overflow landing in the main screen's
+ * history and, once the pane grows back, on the shell's screen: a dozen rows of customers' names
+ * and phone numbers left behind after quitting. Blank rows reflow to nothing. The attributes are
+ * reset first so that the erase leaves default cells, which tmux does not count as text.
+ */
+const LEAVE = '\u001B[?2004l\u001B[0m\u001B[H\u001B[2J\u001B[?25h\u001B[?1049l';
+
+/**
+ * Erase the scrollback. Ink sends it (inside its "clear terminal") whenever a frame is as tall as
+ * the terminal, which happens once after every shrink in height. On the alternate screen there is
+ * no scrollback of ours to erase: tmux applies it to the pane's history, the shell's.
+ */
+const ERASE_SCROLLBACK = '\u001B[3J';
 
 export interface TerminalStreams {
   stdout: NodeJS.WriteStream;
@@ -16,6 +32,8 @@ export interface TerminalStreams {
 }
 
 export interface FullScreen {
+  /** The stream to draw through: the terminal, less the one sequence that would erase the shell's history. */
+  readonly output: NodeJS.WriteStream;
   restore(): void;
 }
 
@@ -27,6 +45,22 @@ function safeWrite(stream: NodeJS.WriteStream, text: string): void {
   }
 }
 
+/** `stdout` as seen by the renderer: the same stream in every respect but that its writes never erase the scrollback. */
+function withoutScrollbackErase(stdout: NodeJS.WriteStream): NodeJS.WriteStream {
+  const write = (chunk: unknown, ...rest: unknown[]) =>
+    (stdout.write as (...args: unknown[]) => boolean)(
+      typeof chunk === 'string' ? chunk.replaceAll(ERASE_SCROLLBACK, '') : chunk,
+      ...rest,
+    );
+  return new Proxy(stdout, {
+    get(target, property) {
+      if (property === 'write') return write;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 export function enterFullScreen({ stdout, stdin }: TerminalStreams): FullScreen {
   // A write to a terminal that hung up must not become an uncaught error.
   const ignore = () => {};
@@ -34,6 +68,7 @@ export function enterFullScreen({ stdout, stdin }: TerminalStreams): FullScreen 
   safeWrite(stdout, ENTER);
   let restored = false;
   return {
+    output: withoutScrollbackErase(stdout),
     restore() {
       if (restored) return;
       restored = true;
