@@ -20,7 +20,8 @@ export interface RunInboxOptions {
   demo: boolean;
 }
 
-const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+const HANG_UP_EXIT = 129;
+const SIGNAL_EXIT: Record<string, number> = { SIGHUP: HANG_UP_EXIT, SIGINT: 130, SIGTERM: 143 };
 
 export async function runInbox(options: RunInboxOptions): Promise<number> {
   const { stdout, stdin } = process;
@@ -36,7 +37,11 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
     // The demo's simulator lives and dies with this process: nothing to resume.
     ...(options.demo ? {} : { outbox: OutboxFile.forShop(process.env, options.baseUrl) }),
   });
-  const screen = enterFullScreen({ stdout, stdin });
+  // A terminal that went away (a dropped SSH session, a closed pty) ends the inbox as a hang-up does.
+  const screen = enterFullScreen(
+    { stdout, stdin, stderr: process.stderr },
+    { onGone: () => shutdown(HANG_UP_EXIT) },
+  );
 
   let finish: (code: number) => void = () => {};
   const finished = new Promise<number>((resolve) => {

@@ -5,6 +5,9 @@
  * from every exit path, any number of times, even when the terminal is
  * already gone (a dropped SSH session).
  */
+import { closeSync, openSync } from 'node:fs';
+import { isatty } from 'node:tty';
+
 /** Alternate screen, then bracketed paste. */
 const ENTER = '\u001B[?1049h\u001B[?2004h';
 /**
@@ -29,6 +32,16 @@ const ERASE_SCROLLBACK = '\u001B[3J';
 export interface TerminalStreams {
   stdout: NodeJS.WriteStream;
   stdin: NodeJS.ReadStream;
+  /** Also watched for the terminal going away, when it is the same terminal. */
+  stderr?: NodeJS.WriteStream;
+}
+
+export interface FullScreenOptions {
+  /**
+   * Called once when the terminal has gone away (an error on one of its streams: EIO once an SSH
+   * session dropped or the pty closed, EPIPE): the program should end, quietly.
+   */
+  onGone?: () => void;
 }
 
 export interface FullScreen {
@@ -61,10 +74,55 @@ function withoutScrollbackErase(stdout: NodeJS.WriteStream): NodeJS.WriteStream 
   });
 }
 
-export function enterFullScreen({ stdout, stdin }: TerminalStreams): FullScreen {
-  // A write to a terminal that hung up must not become an uncaught error.
-  const ignore = () => {};
-  stdout.on('error', ignore);
+const fdOf = (stream: unknown): number | undefined => {
+  const fd = (stream as { fd?: unknown } | undefined)?.fd;
+  return typeof fd === 'number' ? fd : undefined;
+};
+
+/**
+ * At exit Node puts each standard descriptor that was a terminal at start-up back into its
+ * start-up mode, and Node 20 aborts with an assertion and a native stack when that fails, which it
+ * does with EIO once the terminal has hung up (nodejs/node#51519). A descriptor whose terminal is
+ * gone is pointed at /dev/null instead: Node skips a descriptor that no longer names the same file,
+ * and nothing written to it later can land in a file opened meanwhile.
+ */
+function releaseVanishedTerminal(fds: number[]): void {
+  for (const fd of fds) {
+    // isatty() asks the terminal for its mode: a hung-up terminal answers EIO, so false.
+    if (isatty(fd)) continue;
+    try {
+      closeSync(fd);
+      // open() takes the lowest free descriptor: the one just closed.
+      const reopened = openSync('/dev/null', 'r+');
+      if (reopened !== fd) closeSync(reopened);
+    } catch {
+      // Nothing more can be done this late; Node's own check decides.
+    }
+  }
+}
+
+export function enterFullScreen(
+  { stdout, stdin, stderr }: TerminalStreams,
+  { onGone }: FullScreenOptions = {},
+): FullScreen {
+  let gone = false;
+  // A terminal that hung up fails reads and writes (EIO, EPIPE): that ends the program, quietly,
+  // rather than becoming an uncaught error (whose report could not be shown anyway).
+  const lost = () => {
+    if (gone) return;
+    gone = true;
+    onGone?.();
+  };
+  const streams = [stdin, stdout, ...(stderr?.isTTY ? [stderr] : [])];
+  for (const stream of streams) stream.on('error', lost);
+  // A hung-up terminal reads as end of file (in raw mode, ctrl-d is a key, not an end).
+  stdin.on('end', lost);
+  const terminalFds = streams.flatMap((stream) => {
+    const fd = fdOf(stream);
+    return fd !== undefined && fd <= 2 && stream.isTTY ? [fd] : [];
+  });
+  if (terminalFds.length > 0) process.once('exit', () => releaseVanishedTerminal(terminalFds));
+
   safeWrite(stdout, ENTER);
   let restored = false;
   return {
