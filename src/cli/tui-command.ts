@@ -30,7 +30,7 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
     );
   }
   if (values.demo) {
-    if (!isTerminal()) return notATerminal();
+    if (!canShowInbox(env)) return 2;
     const { createSimulator } = await import('../sim/simulator.js');
     const sim = createSimulator({ live: true, seed: Date.now() % 100_000 });
     const running = await sim.listen({ host: '127.0.0.1', port: 0 });
@@ -63,15 +63,25 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
     }
     throw error;
   }
-  if (!isTerminal()) return notATerminal();
+  if (!canShowInbox(env)) return 2;
   return runInbox({ ...settings, maxRpm, demo: false });
 }
 
-const isTerminal = () => Boolean(process.stdout.isTTY && process.stdin.isTTY);
+/** Why the inbox cannot be drawn here, in one line, or undefined when it can. */
+function terminalProblem(env: NodeJS.ProcessEnv): string | undefined {
+  if (!(process.stdout.isTTY && process.stdin.isTTY))
+    return 'the inbox needs a terminal (stdin and stdout must be a TTY).';
+  // The inbox moves the cursor: a terminal declared dumb cannot, and with no TERM nothing says it can.
+  const term = env.TERM?.trim();
+  if (!term || term === 'dumb')
+    return `the inbox needs a terminal that can move the cursor, and ${term ? 'TERM=dumb' : 'TERM is not set'}: run it in a terminal emulator or tmux, or set TERM (e.g. TERM=xterm-256color).`;
+  return undefined;
+}
 
-function notATerminal(): number {
-  process.stderr.write(
-    'shop-inbox: the inbox needs a terminal (stdin and stdout must be a TTY). For a one-shot check, use `shop-inbox status`.\n',
-  );
-  return 2;
+/** Says on stderr why the inbox cannot be drawn here, if it cannot. */
+function canShowInbox(env: NodeJS.ProcessEnv): boolean {
+  const problem = terminalProblem(env);
+  if (problem)
+    process.stderr.write(`shop-inbox: ${problem} For a one-shot check, use \`shop-inbox status\`.\n`);
+  return problem === undefined;
 }

@@ -323,6 +323,28 @@ describe('the inbox in a real terminal', () => {
   );
 });
 
+describe('a terminal that cannot show the inbox', () => {
+  // node-pty sets TERM itself: the shell changes it for the CLI alone.
+  it.each([
+    ['TERM=dumb', 'env TERM=dumb', /TERM=dumb/],
+    ['TERM unset', 'env -u TERM', /TERM is not set/],
+  ])('%s: one line saying why, status 2, and no escape sequence', async (_case, prefix, reason) => {
+    const t = open('bash', ['-c', `${prefix} '${NODE}' '${cliPath}' --demo; ${THEN_REPORT}`], {
+      cols: 120,
+      rows: 40,
+    });
+    await cliExit(t, 2);
+    const output = t.output();
+    const message = output.slice(0, output.indexOf('exit=2')).trim();
+    expect(message).toMatch(/^shop-inbox: /);
+    expect(message).toMatch(reason);
+    expect(message).toMatch(/cursor/);
+    expect(message.split('\n')).toHaveLength(1);
+    expect(output).not.toContain('\u001B[');
+    expect(t.isAlternateScreen()).toBe(false);
+  });
+});
+
 describe('the key in a real terminal', () => {
   it('from SHOP_API_KEY: the inbox opens on that shop, and the key is never written to the terminal', async () => {
     const s = await startSim();
