@@ -4,11 +4,9 @@
  * on a free loopback port and uses its write key.
  */
 import { parseArgs } from 'node:util';
-import { BaseUrlError } from '../api/base-url.js';
-import { ConfigError } from '../config/config-error.js';
-import { resolveSettings } from '../config/settings.js';
 import { DEFAULT_MAX_RPM } from '../session/create-session.js';
 import { runInbox } from '../ui/run-inbox.js';
+import { SHOP_FLAGS, settingsOrExplain } from './shop-settings.js';
 import { UsageError } from './usage-error.js';
 
 export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -17,8 +15,7 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
     strict: true,
     options: {
       demo: { type: 'boolean', default: false },
-      'base-url': { type: 'string' },
-      'key-file': { type: 'string' },
+      ...SHOP_FLAGS,
       'read-only': { type: 'boolean', default: false },
       'max-rpm': { type: 'string' },
     },
@@ -46,23 +43,8 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
       await sim.close();
     }
   }
-  let settings: Awaited<ReturnType<typeof resolveSettings>>;
-  try {
-    settings = await resolveSettings(
-      {
-        ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
-        ...(values['key-file'] ? { keyFile: values['key-file'] } : {}),
-        readOnly: values['read-only'],
-      },
-      env,
-    );
-  } catch (error) {
-    if (error instanceof ConfigError || error instanceof BaseUrlError) {
-      process.stderr.write(`shop-inbox: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  const settings = await settingsOrExplain(values, env);
+  if (!settings) return 1;
   if (!canShowInbox(env)) return 2;
   return runInbox({ ...settings, maxRpm, demo: false });
 }
