@@ -1,12 +1,25 @@
 import { spawn } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeKeyFile } from '../src/config/key-file.js';
 import { closedPort, startSim } from './support/sim.js';
 
+/** A home of the test's own: no saved login but the one a test makes. */
+let home: string;
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'shop-inbox-status-'));
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
 /** Runs the built CLI without blocking this process, whose simulator must keep answering. */
-function runCli(args: string[], env: Record<string, string | undefined>) {
+function runCli(args: string[], env: Record<string, string | undefined>, input?: string) {
   return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, ['dist/cli.js', ...args], {
-      env: { PATH: process.env.PATH, ...env },
+      env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg'), ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -17,6 +30,7 @@ function runCli(args: string[], env: Record<string, string | undefined>) {
       stderr += chunk;
     });
     child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(input ?? '');
   });
 }
 
@@ -69,19 +83,37 @@ describe('shop-inbox status', () => {
     expect(result.stderr).toMatch(/plan cannot use the API/);
   });
 
-  it('says how to provide what is missing, exit 2, without waiting for input', async () => {
+  it('says how to give what is missing as the inbox does, exit 1, without waiting for input', async () => {
     const noKey = await runCli(['status'], { SHOP_API_BASE_URL: 'https://shop.example.com/v1' });
-    expect(noKey.status).toBe(2);
-    expect(noKey.stderr).toMatch(/set SHOP_API_KEY/);
+    expect(noKey.status).toBe(1);
+    expect(noKey.stderr).toMatch(/no API key\. Give one in any of these ways/);
+    expect(noKey.stderr).toMatch(/shop-inbox login/);
+    expect(noKey.stderr).toMatch(/--key-file PATH/);
     const noUrl = await runCli(['status'], { SHOP_API_KEY: 'k' });
-    expect(noUrl.status).toBe(2);
-    expect(noUrl.stderr).toMatch(/SHOP_API_BASE_URL/);
+    expect(noUrl.status).toBe(1);
+    expect(noUrl.stderr).toMatch(/no base URL.*\n.*shop-inbox login --base-url URL/);
     const plainHttp = await runCli(['status'], {
       SHOP_API_BASE_URL: 'http://shop.example.com/v1',
       SHOP_API_KEY: 'k',
     });
-    expect(plainHttp.status).toBe(2);
-    expect(plainHttp.stderr).toMatch(/refusing plain http/);
+    expect(plainHttp.status).toBe(1);
+    expect(plainHttp.stderr).toMatch(/refusing plain http.*\(from SHOP_API_BASE_URL\)/);
+    // The same words as the inbox, for the same settings.
+    for (const env of [{ SHOP_API_BASE_URL: 'https://shop.example.com/v1' }, { SHOP_API_KEY: 'k' }]) {
+      const inbox = await runCli([], env);
+      const status = await runCli(['status'], env);
+      expect(status.stderr).toBe(inbox.stderr);
+      expect(status.status).toBe(inbox.status);
+    }
+  });
+
+  it('is a usage error (exit 2) only for the command line itself', async () => {
+    const result = await runCli(['status', '--no-such-flag'], { SHOP_API_KEY: 'k' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/no-such-flag/);
+    const keyFlag = await runCli(['status', '--key', 'shk_flag_secret'], {});
+    expect(keyFlag.status).toBe(2);
+    expect(keyFlag.stderr).not.toContain('shk_flag_secret');
   });
 
   it('says the shop cannot be reached, exit 1', async () => {
@@ -104,5 +136,46 @@ describe('shop-inbox status', () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('Evil Co\uFFFD\u240d');
     for (const control of ['\u001b', '\u0007', '\u202e', '\r']) expect(result.stdout).not.toContain(control);
+  });
+
+  it('after `shop-inbox login`, works with no environment at all', async () => {
+    const t = await startSim();
+    const key = t.sim.tokens.write;
+    const login = await runCli(['login', '--base-url', t.baseUrl], {}, `${key}\n`);
+    expect(login.stderr).toBe('');
+    expect(login.status).toBe(0);
+    const result = await runCli(['status'], {});
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(t.sim.shops.main.identity.businessName);
+    expect(result.stdout).toContain(`API      ${t.baseUrl} (key from the saved login, accepted)`);
+    for (const output of [login.stdout, login.stderr, result.stdout]) expect(output).not.toContain(key);
+    // SHOP_API_KEY still wins over the saved login, as in the inbox.
+    const other = await runCli(['status'], { SHOP_API_KEY: t.sim.tokens.other_shop });
+    expect(other.status).toBe(0);
+    expect(other.stdout).toContain('key from SHOP_API_KEY');
+    expect(other.stdout).not.toContain(t.sim.shops.main.identity.businessName);
+  });
+
+  it('reads the key from --key-file, and refuses a key file others can read', async () => {
+    const t = await startSim();
+    const key = t.sim.tokens.read;
+    const keyFile = join(home, 'shop.key');
+    await writeKeyFile(keyFile, key);
+    const result = await runCli(['status', '--key-file', keyFile, '--base-url', t.baseUrl], {
+      // --key-file wins over SHOP_API_KEY.
+      SHOP_API_KEY: 'shk_not_this_one',
+    });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('key from --key-file, accepted');
+    expect(result.stdout).not.toContain(key);
+    expect((await t.requests()).every((request) => request.token === 'read')).toBe(true);
+
+    await chmod(keyFile, 0o644);
+    const open = await runCli(['status', '--key-file', keyFile, '--base-url', t.baseUrl], {});
+    expect(open.status).toBe(1);
+    expect(open.stderr).toMatch(/has mode 0644: other users of this machine can read or change it/);
+    expect(open.stdout + open.stderr).not.toContain(key);
   });
 });

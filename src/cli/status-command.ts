@@ -4,14 +4,14 @@
  * Like `gh auth status`: the first thing to run against a real shop.
  */
 import { parseArgs } from 'node:util';
-import { BaseUrlError } from '../api/base-url.js';
 import { createShopClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
+import type { ResolvedSettings } from '../config/settings.js';
 import type { Billing, ShopOverview, TextingSetup } from '../contract/resources.js';
 import { sanitize } from '../text/sanitize.js';
+import { SHOP_FLAGS, settingsOrExplain } from './shop-settings.js';
 import { STATUS_USAGE } from './usage.js';
-import { UsageError } from './usage-error.js';
 import { VERSION } from './version.js';
 
 /** The day part of an ISO timestamp, or the text as given when it is not one. */
@@ -21,6 +21,7 @@ const text = (value: unknown) => sanitize(String(value ?? 'n/a'), { singleLine: 
 
 export function formatStatus(
   baseUrl: string,
+  keySource: string,
   me: ShopOverview,
   billing: Billing,
   texting: TextingSetup,
@@ -29,7 +30,7 @@ export function formatStatus(
     ? `${text(billing.payment_method.brand)} ending ${text(billing.payment_method.last4)}`
     : 'no card on file';
   const rows: Array<[string, string]> = [
-    ['API', `${baseUrl} (key accepted)`],
+    ['API', `${baseUrl} (key from ${keySource}, accepted)`],
     [
       'Billing',
       `${text(billing.subscription.status)}, ${text(billing.subscription.plan)} plan, period ends ${day(billing.subscription.current_period_end)}, ${card}`,
@@ -54,40 +55,39 @@ export function formatStatus(
   return `${title}\n${rows.map(([label, value]) => `  ${label.padEnd(8)} ${value}`).join('\n')}\n`;
 }
 
+/** Where the key came from, in the words of the README. */
+const KEY_SOURCE: Record<ResolvedSettings['keySource'], string> = {
+  'key-file': '--key-file',
+  env: 'SHOP_API_KEY',
+  config: 'the saved login',
+};
+
 export async function runStatusCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { values } = parseArgs({
     args,
     strict: true,
-    options: { 'base-url': { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
+    options: { ...SHOP_FLAGS, help: { type: 'boolean', short: 'h', default: false } },
   });
   if (values.help) {
     process.stdout.write(STATUS_USAGE);
     return 0;
   }
-  const baseUrl = values['base-url'] ?? env.SHOP_API_BASE_URL;
-  const apiKey = env.SHOP_API_KEY?.trim();
-  if (!baseUrl) {
-    throw new UsageError('no base URL: pass --base-url https://host/…/v1 or set SHOP_API_BASE_URL');
-  }
-  if (!apiKey) {
-    throw new UsageError(
-      'no API key: set SHOP_API_KEY (a key is never accepted as a flag). To try the tool without a shop, run `shop-inbox sim` and use its write token.',
-    );
-  }
-  let client: ReturnType<typeof createShopClient>;
-  try {
-    client = createShopClient({ baseUrl, apiKey, readOnly: true, userAgent: `shop-inbox/${VERSION}` });
-  } catch (error) {
-    if (error instanceof BaseUrlError) throw new UsageError(error.message);
-    throw error;
-  }
+  // Exactly as the inbox finds them: --base-url, --key-file, the environment, the saved login.
+  const settings = await settingsOrExplain(values, env);
+  if (!settings) return 1;
+  const client = createShopClient({
+    baseUrl: settings.baseUrl,
+    apiKey: settings.apiKey,
+    readOnly: true,
+    userAgent: `shop-inbox/${VERSION}`,
+  });
   try {
     const [me, billing, texting] = await Promise.all([
       client.getMe(),
       client.getBilling(),
       client.getTexting(),
     ]);
-    process.stdout.write(formatStatus(client.baseUrl, me, billing, texting));
+    process.stdout.write(formatStatus(client.baseUrl, KEY_SOURCE[settings.keySource], me, billing, texting));
     return 0;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

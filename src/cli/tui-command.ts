@@ -4,13 +4,12 @@
  * on a free loopback port and uses its write key.
  */
 import { parseArgs } from 'node:util';
-import { BaseUrlError } from '../api/base-url.js';
 import { ConfigError } from '../config/config-error.js';
-import { readConfig } from '../config/config-file.js';
-import { resolveSettings } from '../config/settings.js';
+import { readConfig, type ShopInboxConfig } from '../config/config-file.js';
 import { DEFAULT_MAX_RPM } from '../session/create-session.js';
 import { buildKeymap, KeymapError } from '../ui/commands/keymap.js';
 import { runInbox } from '../ui/run-inbox.js';
+import { SHOP_FLAGS, settingsOrExplain } from './shop-settings.js';
 import { UsageError } from './usage-error.js';
 
 export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -19,8 +18,7 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
     strict: true,
     options: {
       demo: { type: 'boolean', default: false },
-      'base-url': { type: 'string' },
-      'key-file': { type: 'string' },
+      ...SHOP_FLAGS,
       'read-only': { type: 'boolean', default: false },
       'max-rpm': { type: 'string' },
       'no-mouse': { type: 'boolean', default: false },
@@ -34,18 +32,9 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   }
   if (values.demo) {
     // The demo needs no shop settings, but a user's keys and mouse choice still apply.
-    let config: Awaited<ReturnType<typeof readConfig>>;
-    try {
-      config = await readConfig(env);
-      buildKeymap(config?.keys);
-    } catch (error) {
-      if (error instanceof ConfigError || error instanceof KeymapError) {
-        process.stderr.write(`shop-inbox: ${error.message}\n`);
-        return 1;
-      }
-      throw error;
-    }
-    if (!isTerminal()) return notATerminal();
+    const config = await keysOrExplain(() => readConfig(env));
+    if (config === false) return 1;
+    if (!canShowInbox(env)) return 2;
     const { createSimulator } = await import('../sim/simulator.js');
     const sim = createSimulator({ live: true, seed: Date.now() % 100_000 });
     const running = await sim.listen({ host: '127.0.0.1', port: 0 });
@@ -63,33 +52,47 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
       await sim.close();
     }
   }
-  let settings: Awaited<ReturnType<typeof resolveSettings>>;
-  try {
-    settings = await resolveSettings(
-      {
-        ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
-        ...(values['key-file'] ? { keyFile: values['key-file'] } : {}),
-        readOnly: values['read-only'],
-      },
-      env,
-    );
-    buildKeymap(settings.keys);
-  } catch (error) {
-    if (error instanceof ConfigError || error instanceof BaseUrlError || error instanceof KeymapError) {
-      process.stderr.write(`shop-inbox: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
-  if (!isTerminal()) return notATerminal();
+  const settings = await settingsOrExplain(values, env);
+  if (!settings || (await keysOrExplain(async () => settings)) === false) return 1;
+  if (!canShowInbox(env)) return 2;
   return runInbox({ ...settings, maxRpm, demo: false, mouse: settings.mouse && !values['no-mouse'] });
 }
 
-const isTerminal = () => Boolean(process.stdout.isTTY && process.stdin.isTTY);
+/**
+ * Reads the config (or settings) and checks the user's keys in it, before the screen changes; false
+ * once stderr says what is wrong with them.
+ */
+async function keysOrExplain<T extends Pick<ShopInboxConfig, 'keys'> | undefined>(
+  read: () => Promise<T>,
+): Promise<T | false> {
+  try {
+    const config = await read();
+    buildKeymap(config?.keys);
+    return config;
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof KeymapError) {
+      process.stderr.write(`shop-inbox: ${error.message}\n`);
+      return false;
+    }
+    throw error;
+  }
+}
 
-function notATerminal(): number {
-  process.stderr.write(
-    'shop-inbox: the inbox needs a terminal (stdin and stdout must be a TTY). For a one-shot check, use `shop-inbox status`.\n',
-  );
-  return 2;
+/** Why the inbox cannot be drawn here, in one line, or undefined when it can. */
+function terminalProblem(env: NodeJS.ProcessEnv): string | undefined {
+  if (!(process.stdout.isTTY && process.stdin.isTTY))
+    return 'the inbox needs a terminal (stdin and stdout must be a TTY).';
+  // The inbox moves the cursor: a terminal declared dumb cannot, and with no TERM nothing says it can.
+  const term = env.TERM?.trim();
+  if (!term || term === 'dumb')
+    return `the inbox needs a terminal that can move the cursor, and ${term ? 'TERM=dumb' : 'TERM is not set'}: run it in a terminal emulator or tmux, or set TERM (e.g. TERM=xterm-256color).`;
+  return undefined;
+}
+
+/** Says on stderr why the inbox cannot be drawn here, if it cannot. */
+function canShowInbox(env: NodeJS.ProcessEnv): boolean {
+  const problem = terminalProblem(env);
+  if (problem)
+    process.stderr.write(`shop-inbox: ${problem} For a one-shot check, use \`shop-inbox status\`.\n`);
+  return problem === undefined;
 }

@@ -1,10 +1,12 @@
 /** Help texts, kept apart from the commands so --help loads none of them. */
 
-export const STATUS_USAGE = `Usage: shop-inbox status [--base-url URL]
+export const STATUS_USAGE = `Usage: shop-inbox status [--base-url URL] [--key-file PATH]
 
-Checks the key and prints the shop's overview, billing and texting status.
-The base URL comes from --base-url or SHOP_API_BASE_URL; the key from SHOP_API_KEY.
-Exit status: 0 when the shop answered, 1 when it refused or could not be reached, 2 on a usage error.
+Checks the key and prints the shop's overview, billing and texting status; only reads.
+The shop and the key are found as the inbox finds them: the base URL from --base-url,
+SHOP_API_BASE_URL or the saved login; the key from --key-file, SHOP_API_KEY or the saved login.
+Exit status: 0 when the shop answered; 1 when it refused or could not be reached, or when the
+settings are missing or wrong; 2 on a usage error.
 `;
 
 export const SIM_USAGE = `Usage: shop-inbox sim [options]

@@ -25,7 +25,8 @@ export interface RunInboxOptions {
   mouse: boolean;
 }
 
-const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+const HANG_UP_EXIT = 129;
+const SIGNAL_EXIT: Record<string, number> = { SIGHUP: HANG_UP_EXIT, SIGINT: 130, SIGTERM: 143 };
 
 export async function runInbox(options: RunInboxOptions): Promise<number> {
   const { stdout, stdin } = process;
@@ -41,13 +42,29 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
     // The demo's simulator lives and dies with this process: nothing to resume.
     ...(options.demo ? {} : { outbox: OutboxFile.forShop(process.env, options.baseUrl) }),
   });
-  const screen = enterFullScreen({ stdout, stdin }, { mouse: options.mouse });
+  // A terminal that went away (a dropped SSH session, a closed pty) ends the inbox as a hang-up does.
+  const screen = enterFullScreen(
+    { stdout, stdin, stderr: process.stderr },
+    { onGone: () => shutdown(HANG_UP_EXIT), mouse: options.mouse },
+  );
 
   let finish: (code: number) => void = () => {};
   const finished = new Promise<number>((resolve) => {
     finish = resolve;
   });
   let instance: ReturnType<typeof render> | undefined;
+  /**
+   * Ink draws its last frame when it unmounts: that must happen on the alternate screen, before
+   * the terminal is given back, or the frame lands on the shell's screen.
+   */
+  const unmountThenRestore = () => {
+    try {
+      instance?.unmount();
+    } catch {
+      // Unmounting writes to the terminal, which may be gone.
+    }
+    screen.restore();
+  };
   let closing = false;
   const shutdown = (code: number) => {
     if (closing) return;
@@ -55,12 +72,7 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
     session.store.setState({ quitting: true });
     session.close();
     ui.dispose();
-    try {
-      instance?.unmount();
-    } catch {
-      // Unmounting writes to the terminal, which may be gone.
-    }
-    screen.restore();
+    unmountThenRestore();
     finish(code);
   };
 
@@ -71,13 +83,13 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
   });
   const onSignal = (signal: NodeJS.Signals) => shutdown(SIGNAL_EXIT[signal] ?? 1);
   const onCrash = (error: unknown) => {
-    screen.restore();
+    unmountThenRestore();
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
     process.stderr.write(`shop-inbox crashed: ${redact(text, options.apiKey)}\n`);
     process.exit(70);
   };
   // On any exit, even process.exit() from a dependency, the terminal comes back.
-  const onExit = () => screen.restore();
+  const onExit = () => unmountThenRestore();
   const stopFollowingSize = followTerminalSize(stdout, session.store);
   for (const signal of Object.keys(SIGNAL_EXIT)) process.on(signal, onSignal);
   process.on('uncaughtException', onCrash);
@@ -86,7 +98,7 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
 
   try {
     instance = render(ui.element, {
-      stdout,
+      stdout: screen.output,
       stdin,
       exitOnCtrlC: false,
       patchConsole: false,

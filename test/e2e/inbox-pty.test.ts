@@ -5,7 +5,8 @@
  * the key kept off the screen.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -149,10 +150,11 @@ function expectWithinWidth(terminal: PtyTerminal) {
   expect(terminal.lines()[0]).toContain(BUSINESS);
 }
 
-function isAlive(pid: number): boolean {
+/** The process exists and has not ended (an ended one may wait a while to be reaped: a zombie). */
+function isRunning(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
   } catch {
     return false;
   }
@@ -281,17 +283,65 @@ describe('the inbox in a real terminal', () => {
     expect(t.output()).not.toContain(key);
   });
 
-  it('a dropped session (the terminal closes under it) ends the process', async () => {
-    const t = open(NODE, [cliPath, '--demo'], { cols: 100, rows: 30 });
-    await waitForInbox(t);
-    const pid = t.pid;
-    // Closing the pty's master side is what sshd does when the connection drops: SIGHUP, then EIO on writes.
-    (t.pty as unknown as { destroy(): void }).destroy();
-    const deadline = Date.now() + 5_000;
-    while (isAlive(pid)) {
-      if (Date.now() > deadline) throw new Error(`the CLI (pid ${pid}) is still running 5 s after a hang-up`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+  /**
+   * The terminal closes under the inbox (the pty's master side, as sshd closes it when a connection
+   * drops), not the process: it must end within seconds, quietly. Its stderr goes to a file, where
+   * Node 20 used to print an assertion and a native stack (ResetStdio, nodejs/node#51519).
+   */
+  it.each([
+    // The inbox leads the terminal's session (`ssh host shop-inbox`): SIGHUP, then EIO.
+    [
+      'leading the session',
+      (cli: string, err: string, pidFile: string) => `echo $$ > ${pidFile}; exec ${cli} 2>${err}`,
+    ],
+    // The inbox is outside the terminal's session: no SIGHUP reaches it, only end of input and EIO.
+    [
+      'outside its session',
+      (cli: string, err: string, pidFile: string) =>
+        `(echo $BASHPID > ${pidFile}; exec setsid ${cli} 2>${err})`,
+    ],
+  ])(
+    'a dropped session, %s: the process ends within seconds, with no assertion or stack',
+    async (_case, script) => {
+      const errFile = join(home, 'stderr.txt');
+      const pidFile = join(home, 'pid');
+      const cli = [NODE, cliPath, '--demo'].map((arg) => `'${arg}'`).join(' ');
+      const t = open('bash', ['-c', script(cli, errFile, pidFile)], { cols: 100, rows: 30 });
+      await waitForInbox(t);
+      const pid = Number(await readFile(pidFile, 'utf8'));
+      expect(pid).toBeGreaterThan(0);
+      (t.pty as unknown as { destroy(): void }).destroy();
+      const deadline = Date.now() + 5_000;
+      while (isRunning(pid)) {
+        if (Date.now() > deadline)
+          throw new Error(`the CLI (pid ${pid}) is still running 5 s after a hang-up`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const stderr = await readFile(errFile, 'utf8');
+      expect(stderr).not.toMatch(/Assertion|Native stack|node::|crashed|Error/i);
+    },
+  );
+});
+
+describe('a terminal that cannot show the inbox', () => {
+  // node-pty sets TERM itself: the shell changes it for the CLI alone.
+  it.each([
+    ['TERM=dumb', 'env TERM=dumb', /TERM=dumb/],
+    ['TERM unset', 'env -u TERM', /TERM is not set/],
+  ])('%s: one line saying why, status 2, and no escape sequence', async (_case, prefix, reason) => {
+    const t = open('bash', ['-c', `${prefix} '${NODE}' '${cliPath}' --demo; ${THEN_REPORT}`], {
+      cols: 120,
+      rows: 40,
+    });
+    await cliExit(t, 2);
+    const output = t.output();
+    const message = output.slice(0, output.indexOf('exit=2')).trim();
+    expect(message).toMatch(/^shop-inbox: /);
+    expect(message).toMatch(reason);
+    expect(message).toMatch(/cursor/);
+    expect(message.split('\n')).toHaveLength(1);
+    expect(output).not.toContain('\u001B[');
+    expect(t.isAlternateScreen()).toBe(false);
   });
 });
 

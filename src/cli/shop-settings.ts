@@ -1,0 +1,45 @@
+/**
+ * Which shop and key a command that talks to a shop uses: its flags, then the environment, then the
+ * saved login (`resolveSettings`). One rule and one set of messages for the inbox and `status`.
+ */
+import { BaseUrlError } from '../api/base-url.js';
+import { ConfigError } from '../config/config-error.js';
+import { type ResolvedSettings, resolveSettings } from '../config/settings.js';
+
+/** The flags that choose the shop and the key, for `parseArgs`. */
+export const SHOP_FLAGS = {
+  'base-url': { type: 'string' },
+  'key-file': { type: 'string' },
+} as const;
+
+export interface ShopFlagValues {
+  'base-url'?: string | undefined;
+  'key-file'?: string | undefined;
+  'read-only'?: boolean | undefined;
+}
+
+/**
+ * The settings to run with, or undefined once stderr says what is missing or wrong (a missing key
+ * or base URL, an unsafe key file, a refused URL): the command then exits 1. Never prints the key.
+ */
+export async function settingsOrExplain(
+  values: ShopFlagValues,
+  env: NodeJS.ProcessEnv,
+): Promise<ResolvedSettings | undefined> {
+  try {
+    return await resolveSettings(
+      {
+        ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
+        ...(values['key-file'] ? { keyFile: values['key-file'] } : {}),
+        readOnly: values['read-only'] === true,
+      },
+      env,
+    );
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof BaseUrlError) {
+      process.stderr.write(`shop-inbox: ${error.message}\n`);
+      return undefined;
+    }
+    throw error;
+  }
+}
