@@ -16,6 +16,9 @@ import { TextSender } from '../user-actions/send-text.js';
 
 export const DEFAULT_MAX_RPM = 30;
 
+/** How often a running process looks for texts of its key left by a process that stopped. */
+const DEFAULT_OUTBOX_SWEEP_MS = 60_000;
+
 export interface SessionOptions {
   baseUrl: string;
   apiKey: string;
@@ -33,8 +36,13 @@ export interface SessionOptions {
     Omit<ShopClientOptions, 'baseUrl' | 'apiKey' | 'readOnly' | 'beforeAttempt' | 'afterAttempt'>
   >;
   now?: () => number;
-  /** Where confirmed texts wait until known sent (none: they live only in memory, as in the demo). */
-  outbox?: OutboxPersistence;
+  /**
+   * The outbox of a key: where texts confirmed with it wait until known sent
+   * (none: they live only in memory, as in the demo).
+   */
+  outbox?: (apiKey: string) => OutboxPersistence;
+  /** How often texts of this key left by a stopped process are taken over. Default 60 s. */
+  outboxSweepMs?: number;
 }
 
 export interface Session {
@@ -81,12 +89,18 @@ export function createSession(options: SessionOptions): Session {
     ...(options.backoff ? { backoff: options.backoff } : {}),
   });
   const context: ActionContext = { client, store, poller, now, pausedUntil: () => budget.pausedUntil };
-  const sender = new TextSender(context, options.outbox);
+  const sender = new TextSender(context, options.outbox?.(options.apiKey));
+  let sweep: NodeJS.Timeout | undefined;
+  const stopSweep = () => {
+    if (sweep) clearInterval(sweep);
+    sweep = undefined;
+  };
   // A refused key or plan stops everything, texts waiting to be retried included (they stay in the outbox).
   const stopOnFatal = store.subscribe((state) => {
     if (state.fatal) {
       stopOnFatal();
       sender.close();
+      stopSweep();
     }
   });
   return {
@@ -99,10 +113,15 @@ export function createSession(options: SessionOptions): Session {
     draft: (reviewId) => draftReply(context, reviewId),
     start: () => {
       poller.start();
+      if (options.outbox && !sweep) {
+        sweep = setInterval(() => void sender.sweep(), options.outboxSweepMs ?? DEFAULT_OUTBOX_SWEEP_MS);
+        sweep.unref?.();
+      }
       void sender.resume();
     },
     close: () => {
       stopOnFatal();
+      stopSweep();
       poller.stop();
       sender.close();
       budget.close();

@@ -34,7 +34,9 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
     rows: stdout.rows ?? 24,
     client: { userAgent: `shop-inbox/${VERSION}` },
     // The demo's simulator lives and dies with this process: nothing to resume.
-    ...(options.demo ? {} : { outbox: OutboxFile.forShop(process.env, options.baseUrl) }),
+    ...(options.demo
+      ? {}
+      : { outbox: (apiKey: string) => OutboxFile.forKey(process.env, options.baseUrl, apiKey) }),
   });
   const screen = enterFullScreen({ stdout, stdin });
 
