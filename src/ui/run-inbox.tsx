@@ -3,9 +3,10 @@
  * tuned for slow links, and the way back on every exit path (q, SIGTERM,
  * SIGHUP from a dropped SSH session, SIGINT, a crash).
  */
+import { resolve } from 'node:path';
 import { render } from 'ink';
-import { redact } from '../api/errors.js';
 import { VERSION } from '../cli/version.js';
+import type { KeySource } from '../config/key-watch.js';
 import { OutboxFile } from '../outbox/outbox-file.js';
 import { createSession } from '../session/create-session.js';
 import { createInboxUi } from './inbox-ui.js';
@@ -18,12 +19,30 @@ export interface RunInboxOptions {
   readOnly: boolean;
   maxRpm: number;
   demo: boolean;
+  /** Where the key came from (none in the demo): a refused key from a file is replaced by the next one saved. */
+  keySource?: 'env' | 'key-file' | 'config';
+  keyFile?: string;
+}
+
+function keySourceOf(options: RunInboxOptions): KeySource | undefined {
+  if (options.demo) return undefined;
+  switch (options.keySource) {
+    case 'env':
+      return { kind: 'env' };
+    case 'key-file':
+      return options.keyFile ? { kind: 'key-file', path: resolve(options.keyFile) } : undefined;
+    case 'config':
+      return { kind: 'config', env: process.env };
+    default:
+      return undefined;
+  }
 }
 
 const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 export async function runInbox(options: RunInboxOptions): Promise<number> {
   const { stdout, stdin } = process;
+  const keySource = keySourceOf(options);
   const session = createSession({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
@@ -37,6 +56,7 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
     ...(options.demo
       ? {}
       : { outbox: (apiKey: string) => OutboxFile.forKey(process.env, options.baseUrl, apiKey) }),
+    ...(keySource ? { keySource } : {}),
   });
   const screen = enterFullScreen({ stdout, stdin });
 
@@ -66,7 +86,8 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
   const onCrash = (error: unknown) => {
     screen.restore();
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    process.stderr.write(`shop-inbox crashed: ${redact(text, options.apiKey)}\n`);
+    // Every key this process used (a new one after a rotation too) is redacted.
+    process.stderr.write(`shop-inbox crashed: ${session.redact(text)}\n`);
     process.exit(70);
   };
   // On any exit, even process.exit() from a dependency, the terminal comes back.

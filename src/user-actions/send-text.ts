@@ -30,14 +30,16 @@ const TRANSIENT = new Set(['network', 'timeout', 'server', 'rate_limited']);
 
 export class TextSender {
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Texts of a key this process no longer uses: never sent, written or changed again. */
+  private readonly retired = new Set<string>();
   private closed = false;
-  private readonly inFlight = new AbortController();
+  private inFlight = new AbortController();
   private lastSave: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly context: ActionContext,
     /** Where confirmed texts wait until they are known sent; none in the demo. */
-    private readonly persistence?: OutboxPersistence,
+    private persistence?: OutboxPersistence,
   ) {}
 
   /**
@@ -57,6 +59,11 @@ export class TextSender {
       return;
     }
     const others = await persistence.keptForOtherKeys?.().catch(() => undefined);
+    if (persistence !== this.persistence) {
+      // The key changed while the file was read: these texts stay with their key.
+      await persistence.release?.().catch(() => {});
+      return;
+    }
     const waiting = this.takeOver(texts, 'confirmed in an earlier session; trying again with the same key');
     const parts: string[] = [];
     if (waiting > 0) {
@@ -85,7 +92,10 @@ export class TextSender {
     } catch {
       return;
     }
-    if (this.closed) return;
+    if (persistence !== this.persistence || this.closed) {
+      if (texts.length > 0) await persistence.release?.().catch(() => {});
+      return;
+    }
     const waiting = this.takeOver(
       texts,
       'confirmed by a shop-inbox that stopped; trying again with the same key',
@@ -97,6 +107,39 @@ export class TextSender {
         'warning',
       );
     }
+  }
+
+  /**
+   * Goes on with another key (the old one was refused): texts confirmed with
+   * the old key stay in its outbox file, given up to whichever process of that
+   * key comes next, and are never sent with the new one. Then the new key's
+   * own outbox is resumed.
+   */
+  async switchTo(persistence: OutboxPersistence | undefined): Promise<void> {
+    this.close();
+    const previous = this.persistence;
+    this.persistence = persistence;
+    for (const text of this.context.store.getState().outbox) {
+      if (text.state === 'sending' || text.state === 'waiting') this.retired.add(text.localId);
+    }
+    this.context.store.setState((state) => ({
+      outbox: state.outbox.map((text) =>
+        this.retired.has(text.localId) && (text.state === 'sending' || text.state === 'waiting')
+          ? {
+              ...text,
+              state: 'failed',
+              finishedAt: this.context.now(),
+              reason:
+                'Confirmed with the key the shop refused and not known to be sent: it stays in that key’s outbox and is never sent with another key.',
+            }
+          : text,
+      ),
+    }));
+    await this.lastSave;
+    await previous?.release?.().catch(() => {});
+    this.closed = false;
+    this.inFlight = new AbortController();
+    await this.resume();
   }
 
   /** Adds texts taken over from the file and sends those still in their 23 h window; returns how many. */
@@ -177,7 +220,9 @@ export class TextSender {
     if (!this.persistence) return;
     const pending = this.context.store
       .getState()
-      .outbox.filter((text) => text.state === 'sending' || text.state === 'waiting');
+      .outbox.filter(
+        (text) => (text.state === 'sending' || text.state === 'waiting') && !this.retired.has(text.localId),
+      );
     try {
       await this.persistence.save(pending);
     } catch (error) {
@@ -190,6 +235,7 @@ export class TextSender {
   }
 
   private update(localId: string, patch: Partial<OutgoingText>): OutgoingText | undefined {
+    if (this.retired.has(localId)) return undefined;
     let updated: OutgoingText | undefined;
     this.context.store.setState((state) => ({
       outbox: state.outbox.map((text) => {
@@ -205,7 +251,7 @@ export class TextSender {
     this.timers.delete(localId);
     const { client, now } = this.context;
     const text = this.context.store.getState().outbox.find((item) => item.localId === localId);
-    if (!text || this.closed) return;
+    if (!text || this.closed || this.retired.has(localId)) return;
     // Every request is paused (429): wait it out here rather than inside the call, whose deadline would expire.
     const pausedUntil = this.context.pausedUntil?.();
     if (pausedUntil !== undefined) {
@@ -225,6 +271,7 @@ export class TextSender {
         idempotencyKey: text.idempotencyKey,
         signal: this.inFlight.signal,
       });
+      if (this.retired.has(localId)) return;
       this.update(localId, {
         state: result.replayed ? 'replayed' : 'sent',
         finishedAt: now(),
@@ -249,6 +296,7 @@ export class TextSender {
   }
 
   private failed(text: OutgoingText, error: unknown): void {
+    if (this.retired.has(text.localId)) return;
     const { now } = this.context;
     const reason = error instanceof ApiError ? explainApiError(error) : String(error);
     const transient = error instanceof ApiError && TRANSIENT.has(error.code) && !error.local;
