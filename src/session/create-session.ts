@@ -205,13 +205,17 @@ export function createSession(options: SessionOptions): Session {
       setRecovery({ kind: 'env' });
       return;
     }
-    const where = keyLocation(source);
-    setRecovery({ kind: 'watching', where });
+    const waiting = {
+      kind: 'watching',
+      via: source.kind === 'key-file' ? 'key-file' : 'login',
+      where: keyLocation(source),
+    } as const;
+    setRecovery(waiting);
     watch = watchKeySource({
       source,
       ...options.keyWatch,
       onKey: (key) => void useKey(key),
-      onProblem: (problem) => setRecovery({ kind: 'watching', where, ...(problem ? { problem } : {}) }),
+      onProblem: (problem) => setRecovery({ ...waiting, ...(problem ? { problem } : {}) }),
     });
   };
 

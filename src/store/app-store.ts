@@ -114,8 +114,11 @@ export type Connection =
 
 /** How a refused key can be replaced without a restart. */
 export type KeyRecovery =
-  /** The key's files are watched: a new key saved there resumes the inbox. `problem`: why the files cannot be used now. */
-  | { kind: 'watching'; where: string; problem?: string }
+  /**
+   * The key's file is watched: a new key saved there resumes the inbox. `via`: the saved login
+   * (`shop-inbox login` writes it) or --key-file. `problem`: why the file cannot be used now.
+   */
+  | { kind: 'watching'; via: 'login' | 'key-file'; where: string; problem?: string }
   /** The key came from SHOP_API_KEY, which cannot change while the process runs. */
   | { kind: 'env' };
 

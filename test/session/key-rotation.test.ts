@@ -90,7 +90,7 @@ describe('a rotated key, replaced by shop-inbox login while the inbox runs', () 
     const fatal = await until(() => s.store.getState().fatal);
     expect(fatal).toMatchObject({
       kind: 'unauthorized',
-      recovery: { kind: 'watching', where: keyFilePath(env) },
+      recovery: { kind: 'watching', via: 'login', where: keyFilePath(env) },
     });
     expect((await byToken(t))['write:rotated']).toBe(1);
 
@@ -165,7 +165,7 @@ describe('a rotated key, replaced by shop-inbox login while the inbox runs', () 
     for (const round of [1, 2]) {
       t.sim.rotateToken('write');
       expect(await until(() => s.store.getState().fatal)).toMatchObject({
-        recovery: { kind: 'watching', where: path },
+        recovery: { kind: 'watching', via: 'key-file', where: path },
       });
       // An editor that rewrites the file in place.
       await writeFile(path, `${t.sim.tokens.write}\n`);

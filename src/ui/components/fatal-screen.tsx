@@ -25,14 +25,18 @@ function steps(fatal: Fatal): string[] {
     ];
   }
   switch (fatal.recovery?.kind) {
-    case 'watching':
+    case 'watching': {
+      const where = sanitize(fatal.recovery.where, { singleLine: true });
       return [
         ...ROTATED,
-        `Waiting for a new key: run \`shop-inbox login\`, or save it in ${sanitize(fatal.recovery.where, { singleLine: true })}. The inbox then resumes by itself.`,
+        fatal.recovery.via === 'login'
+          ? `Waiting for a new key: run \`shop-inbox login\` (it saves the key in ${where}). The inbox then resumes by itself.`
+          : `Waiting for a new key: save it in ${where}, the key file this inbox was started with (chmod 600). The inbox then resumes by itself.`,
         ...(fatal.recovery.problem
           ? [`The key there cannot be used now: ${sanitize(fatal.recovery.problem, { singleLine: true })}`]
           : []),
       ];
+    }
     case 'env':
       return [
         ...ROTATED,
