@@ -165,20 +165,24 @@ export function createSession(options: SessionOptions): Session {
   let watch: KeyWatch | undefined;
   let switching = false;
 
+  const redactAll = (text: string) => keysUsed.reduce((redacted, key) => redact(redacted, key), text);
+  const notify = (text: string) => store.setState({ notice: { text, tone: 'error', at: now() } });
   const setRecovery = (recovery: KeyRecovery) =>
     store.setState((state) => (state.fatal ? { fatal: { ...state.fatal, recovery } } : {}));
 
   const useKey = async (apiKey: string) => {
     const keyId = keyFingerprint(apiKey);
     if (closed || switching || refused.has(keyId) || keyId === currentKeyId) return;
+    const state = store.getState();
+    // A key refused writes by the shop said nothing about the new one; a read-only flag or config still holds.
+    const readOnly = state.readOnlyReason === 'server' ? false : state.readOnly;
+    // Made before the watch stops: a key the client cannot use leaves the screen waiting for the next one.
+    const next = clientFor(apiKey, readOnly);
     switching = true;
     watch?.stop();
     watch = undefined;
     try {
-      const state = store.getState();
-      // A key refused writes by the shop said nothing about the new one; a read-only flag or config still holds.
-      const readOnly = state.readOnlyReason === 'server' ? false : state.readOnly;
-      current = clientFor(apiKey, readOnly);
+      current = next;
       currentKeyId = keyId;
       store.setState((s) => ({
         ...withoutServerData(s),
@@ -214,7 +218,10 @@ export function createSession(options: SessionOptions): Session {
     watch = watchKeySource({
       source,
       ...options.keyWatch,
-      onKey: (key) => void useKey(key),
+      onKey: (key) =>
+        void useKey(key).catch((error: unknown) =>
+          notify(`Could not go on with the new key: ${redactAll(String(error))}`),
+        ),
       onProblem: (problem) => setRecovery({ ...waiting, ...(problem ? { problem } : {}) }),
     });
   };
@@ -240,7 +247,7 @@ export function createSession(options: SessionOptions): Session {
     client,
     approve: (actionId) => approveAction(context, actionId),
     draft: (reviewId) => draftReply(context, reviewId),
-    redact: (text) => keysUsed.reduce((redacted, key) => redact(redacted, key), text),
+    redact: redactAll,
     start: () => {
       poller.start();
       startSweep();
