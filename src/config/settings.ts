@@ -25,6 +25,8 @@ export interface ResolvedSettings {
   keys?: ShopInboxConfig['keys'];
   /** Mouse reporting, unless the config says "mouse": false. */
   mouse: boolean;
+  /** The --key-file path, when the key came from there. */
+  keyFile?: string;
 }
 
 export class MissingKeyError extends ConfigError {
@@ -67,17 +69,22 @@ async function resolveKey(
   options: SettingsOptions,
   env: NodeJS.ProcessEnv,
   config: ShopInboxConfig | undefined,
-): Promise<Pick<ResolvedSettings, 'apiKey' | 'keySource'>> {
+): Promise<Pick<ResolvedSettings, 'apiKey' | 'keySource' | 'keyFile'>> {
   if (options.keyFile !== undefined)
-    return { apiKey: await readKeyFile(options.keyFile), keySource: 'key-file' };
+    return { apiKey: await readKeyFile(options.keyFile), keySource: 'key-file', keyFile: options.keyFile };
   const fromEnv = given(env.SHOP_API_KEY);
   if (fromEnv) return { apiKey: fromEnv, keySource: 'env' };
-  // A key file the config names must exist; the default one is optional.
-  const fromConfig = config?.key_file
-    ? await readKeyFile(config.key_file)
-    : await readKeyFileIfPresent(keyFilePath(env));
+  const fromConfig = await readSavedKey(env, config);
   if (fromConfig === undefined) throw new MissingKeyError();
   return { apiKey: fromConfig, keySource: 'config' };
+}
+
+/** The saved login's key: a key file the config names must exist; the default one is optional. */
+export async function readSavedKey(
+  env: NodeJS.ProcessEnv,
+  config: ShopInboxConfig | undefined,
+): Promise<string | undefined> {
+  return config?.key_file ? readKeyFile(config.key_file) : readKeyFileIfPresent(keyFilePath(env));
 }
 
 function resolveBaseUrl(

@@ -12,11 +12,12 @@ import { explainApiError } from '../api/explain-error.js';
 import type { AppStore } from '../store/app-store.js';
 import {
   DEFAULT_INTERVALS,
+  NOTHING_VISIBLE,
   plan,
   type RefreshIntervals,
   type Slot,
   slotKey,
-  visibleSlots,
+  type VisibleSlots,
 } from './refresh-plan.js';
 import type { RequestBudget } from './request-budget.js';
 import { failureOf, markLoading, type SlotData, storeData, storeFailure } from './store-writes.js';
@@ -26,6 +27,8 @@ export interface PollerOptions {
   store: AppStore;
   budget: RequestBudget;
   intervals?: Partial<RefreshIntervals>;
+  /** What the screen shows now, read more often (the UI's panes say; without a screen, nothing). */
+  visibleSlots?: VisibleSlots;
   /** Page size of every list read (the reference allows 1–100). */
   pageSize?: number;
   /** Backoff after a failed read: first wait and ceiling. */
@@ -47,6 +50,7 @@ export class Poller {
   private readonly store: AppStore;
   private readonly budget: RequestBudget;
   private readonly intervals: RefreshIntervals;
+  private readonly visibleSlots: VisibleSlots;
   private readonly pageSize: number;
   private readonly backoff: { baseMs: number; maxMs: number };
   private readonly now: () => number;
@@ -69,6 +73,7 @@ export class Poller {
     this.store = options.store;
     this.budget = options.budget;
     this.intervals = { ...DEFAULT_INTERVALS, ...options.intervals };
+    this.visibleSlots = options.visibleSlots ?? NOTHING_VISIBLE;
     this.pageSize = options.pageSize ?? 50;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.now = options.now ?? Date.now;
@@ -81,7 +86,7 @@ export class Poller {
     // What is on screen changed (pane, filter, search, open lead): read it now if never read.
     let lastVisible = '';
     this.unsubscribe = this.store.subscribe((state) => {
-      const visible = visibleSlots(state).map(slotKey).join('|');
+      const visible = this.visibleSlots(state).map(slotKey).join('|');
       if (visible !== lastVisible) {
         lastVisible = visible;
         this.wake();
@@ -100,13 +105,14 @@ export class Poller {
 
   /** `r`: what the focused pane shows, now. */
   refreshVisible(): void {
-    for (const slot of visibleSlots(this.store.getState())) this.urgent.set(slotKey(slot), slot);
+    for (const slot of this.visibleSlots(this.store.getState())) this.urgent.set(slotKey(slot), slot);
     this.retryNow();
   }
 
   /** `R`: everything, now (still one read at a time, within the budget). */
   refreshAll(): void {
-    for (const { slot } of plan(this.store.getState(), this.intervals)) this.urgent.set(slotKey(slot), slot);
+    for (const { slot } of plan(this.store.getState(), this.intervals, this.visibleSlots))
+      this.urgent.set(slotKey(slot), slot);
     this.retryNow();
   }
 
@@ -146,7 +152,7 @@ export class Poller {
     const [urgentKey, urgentSlot] = this.urgent.entries().next().value ?? [];
     if (urgentKey !== undefined && urgentSlot) return { slot: urgentSlot, dueAt: this.now(), urgent: true };
     let best: { slot: Slot; dueAt: number; urgent: boolean } | undefined;
-    for (const { slot, everyMs } of plan(this.store.getState(), this.intervals)) {
+    for (const { slot, everyMs } of plan(this.store.getState(), this.intervals, this.visibleSlots)) {
       const key = slotKey(slot);
       const last = this.lastRead.get(key);
       let dueAt = last === undefined ? 0 : last + everyMs;

@@ -2,9 +2,7 @@
  * What the poller reads and how often: what is on screen often, the rest
  * rarely (enough to count what is new), all within the request budget.
  */
-import { paneById, widePair } from '../panes/registry.js';
 import type { AppState } from '../store/app-store.js';
-import { isWide } from '../store/app-store.js';
 
 export type Slot =
   | { kind: 'me' }
@@ -52,25 +50,17 @@ export const slotKey = (slot: Slot): string => {
   }
 };
 
-/** The slots on screen: the focused pane's, and from 120 columns the pane beside it. */
-export function visibleSlots(state: AppState): Slot[] {
-  const focused = paneById(state.focus);
-  const pair = isWide(state) ? widePair(state.focus) : undefined;
-  const panes = pair ? [focused, ...pair.filter((pane) => pane !== focused)] : [focused];
-  const slots: Slot[] = [];
-  const keys = new Set<string>();
-  for (const pane of panes) {
-    for (const slot of pane.reads(state)) {
-      if (keys.has(slotKey(slot))) continue;
-      keys.add(slotKey(slot));
-      slots.push(slot);
-    }
-  }
-  return slots;
-}
+/** What the screen shows now (the UI says; without a screen, nothing): read more often than the rest. */
+export type VisibleSlots = (state: AppState) => Slot[];
+
+export const NOTHING_VISIBLE: VisibleSlots = () => [];
 
 /** Every slot worth refreshing now, each with how often. Visible ones first. */
-export function plan(state: AppState, intervals: RefreshIntervals): Array<{ slot: Slot; everyMs: number }> {
+export function plan(
+  state: AppState,
+  intervals: RefreshIntervals,
+  visibleSlots: VisibleSlots = NOTHING_VISIBLE,
+): Array<{ slot: Slot; everyMs: number }> {
   const entries: Array<{ slot: Slot; everyMs: number }> = [];
   const seen = new Set<string>();
   const add = (slot: Slot, everyMs: number) => {

@@ -2,19 +2,38 @@
  * One running inbox: the client, the request budget every call waits on, the
  * store, the poller and the user actions, wired together. The terminal UI and
  * the tests both start here.
+ *
+ * A refused key (401) stops everything, and the refused key is never used
+ * again. When the key came from a file (--key-file, or the saved login), its
+ * files are watched: once a different key is saved there, the session goes
+ * on with it by itself (a new client, the new key's outbox, everything read
+ * again), keeping what staff typed.
  */
-import { createShopClient, type ShopClientOptions } from '../api/client.js';
+import { createShopClient, type ShopClient, type ShopClientOptions } from '../api/client.js';
+import { redact } from '../api/errors.js';
+import { keyFingerprint } from '../config/key-fingerprint.js';
+import { type KeySource, type KeyWatch, keyLocation, watchKeySource } from '../config/key-watch.js';
 import type { OutboxPersistence } from '../outbox/outbox-file.js';
 import { Poller } from '../poller/poller.js';
-import type { RefreshIntervals } from '../poller/refresh-plan.js';
+import type { RefreshIntervals, VisibleSlots } from '../poller/refresh-plan.js';
 import { RequestBudget } from '../poller/request-budget.js';
-import { type AppStore, createAppStore, type ReadOnlyReason } from '../store/app-store.js';
+import {
+  type AppState,
+  type AppStore,
+  createAppStore,
+  initialState,
+  type KeyRecovery,
+  type ReadOnlyReason,
+} from '../store/app-store.js';
 import { approveAction } from '../user-actions/approve-action.js';
 import type { ActionContext } from '../user-actions/context.js';
 import { draftReply } from '../user-actions/draft-reply.js';
 import { TextSender } from '../user-actions/send-text.js';
 
 export const DEFAULT_MAX_RPM = 30;
+
+/** How often a running process looks for texts of its key left by a process that stopped. */
+const DEFAULT_OUTBOX_SWEEP_MS = 60_000;
 
 export interface SessionOptions {
   baseUrl: string;
@@ -26,6 +45,8 @@ export interface SessionOptions {
   columns?: number;
   rows?: number;
   intervals?: Partial<RefreshIntervals>;
+  /** What the screen shows, read often (the UI's panes; none without a screen). */
+  visibleSlots?: VisibleSlots;
   /** Poller backoff after a failed read. */
   backoff?: { baseMs: number; maxMs: number };
   /** Waits before a text whose outcome is unknown is tried again with its key. */
@@ -35,8 +56,17 @@ export interface SessionOptions {
     Omit<ShopClientOptions, 'baseUrl' | 'apiKey' | 'readOnly' | 'beforeAttempt' | 'afterAttempt'>
   >;
   now?: () => number;
-  /** Where confirmed texts wait until known sent (none: they live only in memory, as in the demo). */
-  outbox?: OutboxPersistence;
+  /**
+   * The outbox of a key: where texts confirmed with it wait until known sent
+   * (none: they live only in memory, as in the demo). Called again for a new key.
+   */
+  outbox?: (apiKey: string) => OutboxPersistence;
+  /** How often texts of this key left by a stopped process are taken over. Default 60 s. */
+  outboxSweepMs?: number;
+  /** Where the key came from: a refused key from a file is replaced by the next one saved there. */
+  keySource?: KeySource;
+  /** Timing of that watch (tests). */
+  keyWatch?: { pollMs?: number; debounceMs?: number };
 }
 
 export interface Session {
@@ -44,11 +74,33 @@ export interface Session {
   budget: RequestBudget;
   poller: Poller;
   sender: TextSender;
-  readonly client: ReturnType<typeof createShopClient>;
+  /** Always the current key's client. */
+  readonly client: ShopClient;
   approve(actionId: string): Promise<void>;
   draft(reviewId: string): Promise<void>;
+  /** The text with every key this session used replaced by "[redacted]" (crash reports). */
+  redact(text: string): string;
   start(): void;
   close(): void;
+}
+
+/** What was read with a key: none of it is kept when another key takes over (it may be another shop's). */
+function withoutServerData(state: AppState): Partial<AppState> {
+  const fresh = initialState();
+  return {
+    me: fresh.me,
+    today: fresh.today,
+    billing: fresh.billing,
+    texting: fresh.texting,
+    inbox: fresh.inbox,
+    contacts: { ...fresh.contacts, query: state.contacts.query },
+    leads: fresh.leads,
+    reviews: fresh.reviews,
+    actions: fresh.actions,
+    drafts: fresh.drafts,
+    decisions: fresh.decisions,
+    seen: fresh.seen,
+  };
 }
 
 export function createSession(options: SessionOptions): Session {
@@ -60,20 +112,35 @@ export function createSession(options: SessionOptions): Session {
     ...(options.rows ? { rows: options.rows } : {}),
   });
   const budget = new RequestBudget({ maxPerMinute: options.maxRpm ?? DEFAULT_MAX_RPM, now });
-  const client = createShopClient({
-    ...options.client,
-    baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
-    readOnly: options.readOnly ?? false,
-    // Writes are what staff are waiting for: they go ahead of background reads.
-    beforeAttempt: (request, signal) => budget.acquire(request.method === 'GET' ? 'poll' : 'user', signal),
-    afterAttempt: (_request, error) => {
-      if (error?.code !== 'rate_limited') return;
-      const until = now() + (error.retryAfter ?? 60) * 1000;
-      budget.pauseUntil(until);
-      store.setState({ connection: { state: 'rate_limited', until } });
+  // Every key this session used, for redaction only: never on an object that could be inspected.
+  const keysUsed: string[] = [];
+  const clientFor = (apiKey: string, readOnly: boolean) => {
+    keysUsed.push(apiKey);
+    return createShopClient({
+      ...options.client,
+      baseUrl: options.baseUrl,
+      apiKey,
+      readOnly,
+      // Writes are what staff are waiting for: they go ahead of background reads.
+      beforeAttempt: (request, signal) => budget.acquire(request.method === 'GET' ? 'poll' : 'user', signal),
+      afterAttempt: (_request, error) => {
+        if (error?.code !== 'rate_limited') return;
+        const until = now() + (error.retryAfter ?? 60) * 1000;
+        budget.pauseUntil(until);
+        store.setState({ connection: { state: 'rate_limited', until } });
+      },
+    });
+  };
+  let current = clientFor(options.apiKey, options.readOnly ?? false);
+  let currentKeyId = keyFingerprint(options.apiKey);
+  // The poller, the user actions and the UI hold this one object; it always calls the current key's client.
+  const client = new Proxy({} as ShopClient, {
+    get: (_target, property) => {
+      const value = Reflect.get(current, property);
+      return typeof value === 'function' ? value.bind(current) : value;
     },
   });
+
   const poller = new Poller({
     client,
     store,
@@ -81,16 +148,102 @@ export function createSession(options: SessionOptions): Session {
     now,
     ...(options.intervals ? { intervals: options.intervals } : {}),
     ...(options.backoff ? { backoff: options.backoff } : {}),
+    ...(options.visibleSlots ? { visibleSlots: options.visibleSlots } : {}),
   });
   const context: ActionContext = { client, store, poller, now, pausedUntil: () => budget.pausedUntil };
-  const sender = new TextSender(context, options.outbox, options.sendRetry);
-  // A refused key or plan stops everything, texts waiting to be retried included (they stay in the outbox).
-  const stopOnFatal = store.subscribe((state) => {
-    if (state.fatal) {
-      stopOnFatal();
-      sender.close();
+  const sender = new TextSender(context, options.outbox?.(options.apiKey), options.sendRetry);
+
+  let closed = false;
+  let sweep: NodeJS.Timeout | undefined;
+  const startSweep = () => {
+    if (!options.outbox || sweep) return;
+    sweep = setInterval(() => void sender.sweep(), options.outboxSweepMs ?? DEFAULT_OUTBOX_SWEEP_MS);
+    sweep.unref?.();
+  };
+  const stopSweep = () => {
+    if (sweep) clearInterval(sweep);
+    sweep = undefined;
+  };
+
+  /** Fingerprints of keys the shop refused: never used again, whatever a file says. */
+  const refused = new Set<string>();
+  let watch: KeyWatch | undefined;
+  let switching = false;
+
+  const redactAll = (text: string) => keysUsed.reduce((redacted, key) => redact(redacted, key), text);
+  const notify = (text: string) => store.setState({ notice: { text, tone: 'error', at: now() } });
+  const setRecovery = (recovery: KeyRecovery) =>
+    store.setState((state) => (state.fatal ? { fatal: { ...state.fatal, recovery } } : {}));
+
+  const useKey = async (apiKey: string) => {
+    const keyId = keyFingerprint(apiKey);
+    if (closed || switching || refused.has(keyId) || keyId === currentKeyId) return;
+    const state = store.getState();
+    // A key refused writes by the shop said nothing about the new one; a read-only flag or config still holds.
+    const readOnly = state.readOnlyReason === 'server' ? false : state.readOnly;
+    // Made before the watch stops: a key the client cannot use leaves the screen waiting for the next one.
+    const next = clientFor(apiKey, readOnly);
+    switching = true;
+    watch?.stop();
+    watch = undefined;
+    try {
+      current = next;
+      currentKeyId = keyId;
+      store.setState((s) => ({
+        ...withoutServerData(s),
+        fatal: undefined,
+        connection: { state: 'ok' },
+        readOnly,
+        ...(readOnly ? {} : { readOnlyReason: undefined }),
+        notice: { text: 'A new key was saved: reading the shop again with it.', tone: 'info', at: now() },
+      }));
+      stopOnFatal = store.subscribe(onFatal);
+      poller.start();
+      poller.refreshAll();
+      startSweep();
+      await sender.switchTo(options.outbox?.(apiKey));
+    } finally {
+      switching = false;
     }
-  });
+  };
+
+  const watchForNewKey = () => {
+    const source = options.keySource;
+    if (!source || closed) return;
+    if (source.kind === 'env') {
+      setRecovery({ kind: 'env' });
+      return;
+    }
+    const waiting = {
+      kind: 'watching',
+      via: source.kind === 'key-file' ? 'key-file' : 'login',
+      where: keyLocation(source),
+    } as const;
+    setRecovery(waiting);
+    watch = watchKeySource({
+      source,
+      ...options.keyWatch,
+      onKey: (key) =>
+        void useKey(key).catch((error: unknown) =>
+          notify(`Could not go on with the new key: ${redactAll(String(error))}`),
+        ),
+      onProblem: (problem) => setRecovery({ ...waiting, ...(problem ? { problem } : {}) }),
+    });
+  };
+
+  // A refused key or plan stops everything, texts waiting to be retried included (they stay in the outbox).
+  const onFatal = (state: AppState) => {
+    if (!state.fatal) return;
+    stopOnFatal();
+    sender.close();
+    stopSweep();
+    if (state.fatal.kind === 'unauthorized') {
+      refused.add(currentKeyId);
+      watchForNewKey();
+    }
+  };
+  let stopOnFatal = store.subscribe(onFatal);
+
   return {
     store,
     budget,
@@ -99,12 +252,17 @@ export function createSession(options: SessionOptions): Session {
     client,
     approve: (actionId) => approveAction(context, actionId),
     draft: (reviewId) => draftReply(context, reviewId),
+    redact: redactAll,
     start: () => {
       poller.start();
+      startSweep();
       void sender.resume();
     },
     close: () => {
+      closed = true;
       stopOnFatal();
+      watch?.stop();
+      stopSweep();
       poller.stop();
       sender.close();
       budget.close();

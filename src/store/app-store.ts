@@ -123,7 +123,17 @@ export type Connection =
   | { state: 'offline'; since: number; retryAt: number; message: string }
   | { state: 'server_error'; since: number; retryAt: number; message: string };
 
-export type Fatal = { kind: 'unauthorized' | 'no_subscription'; message: string };
+/** How a refused key can be replaced without a restart. */
+export type KeyRecovery =
+  /**
+   * The key's file is watched: a new key saved there resumes the inbox. `via`: the saved login
+   * (`shop-inbox login` writes it) or --key-file. `problem`: why the file cannot be used now.
+   */
+  | { kind: 'watching'; via: 'login' | 'key-file'; where: string; problem?: string }
+  /** The key came from SHOP_API_KEY, which cannot change while the process runs. */
+  | { kind: 'env' };
+
+export type Fatal = { kind: 'unauthorized' | 'no_subscription'; message: string; recovery?: KeyRecovery };
 
 export type ReadOnlyReason = 'flag' | 'config' | 'server';
 

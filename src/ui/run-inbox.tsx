@@ -3,10 +3,12 @@
  * tuned for slow links, and the way back on every exit path (q, SIGTERM,
  * SIGHUP from a dropped SSH session, SIGINT, a crash).
  */
+import { resolve } from 'node:path';
 import { render } from 'ink';
-import { redact } from '../api/errors.js';
 import { VERSION } from '../cli/version.js';
+import type { KeySource } from '../config/key-watch.js';
 import { OutboxFile } from '../outbox/outbox-file.js';
+import { visibleReads } from '../panes/visible-reads.js';
 import { createSession } from '../session/create-session.js';
 import type { UserKeys } from './commands/keymap.js';
 import { createInboxUi } from './inbox-ui.js';
@@ -23,6 +25,23 @@ export interface RunInboxOptions {
   keys?: UserKeys;
   /** Clicks and the wheel (off: the terminal's own text selection works as usual). */
   mouse: boolean;
+  /** Where the key came from (none in the demo): a refused key from a file is replaced by the next one saved. */
+  keySource?: 'env' | 'key-file' | 'config';
+  keyFile?: string;
+}
+
+function keySourceOf(options: RunInboxOptions): KeySource | undefined {
+  if (options.demo) return undefined;
+  switch (options.keySource) {
+    case 'env':
+      return { kind: 'env' };
+    case 'key-file':
+      return options.keyFile ? { kind: 'key-file', path: resolve(options.keyFile) } : undefined;
+    case 'config':
+      return { kind: 'config', env: process.env };
+    default:
+      return undefined;
+  }
 }
 
 const HANG_UP_EXIT = 129;
@@ -30,6 +49,7 @@ const SIGNAL_EXIT: Record<string, number> = { SIGHUP: HANG_UP_EXIT, SIGINT: 130,
 
 export async function runInbox(options: RunInboxOptions): Promise<number> {
   const { stdout, stdin } = process;
+  const keySource = keySourceOf(options);
   const session = createSession({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
@@ -39,8 +59,12 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
     columns: stdout.columns ?? 80,
     rows: stdout.rows ?? 24,
     client: { userAgent: `shop-inbox/${VERSION}` },
+    visibleSlots: visibleReads,
     // The demo's simulator lives and dies with this process: nothing to resume.
-    ...(options.demo ? {} : { outbox: OutboxFile.forShop(process.env, options.baseUrl) }),
+    ...(options.demo
+      ? {}
+      : { outbox: (apiKey: string) => OutboxFile.forKey(process.env, options.baseUrl, apiKey) }),
+    ...(keySource ? { keySource } : {}),
   });
   // A terminal that went away (a dropped SSH session, a closed pty) ends the inbox as a hang-up does.
   const screen = enterFullScreen(
@@ -85,7 +109,8 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
   const onCrash = (error: unknown) => {
     unmountThenRestore();
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    process.stderr.write(`shop-inbox crashed: ${redact(text, options.apiKey)}\n`);
+    // Every key this process used (a new one after a rotation too) is redacted.
+    process.stderr.write(`shop-inbox crashed: ${session.redact(text)}\n`);
     process.exit(70);
   };
   // On any exit, even process.exit() from a dependency, the terminal comes back.

@@ -7,7 +7,9 @@
  * have happened after the text went out (network, timeout, 5xx, 429) is tried
  * again later with the same key, until the key's 24 h replay window is nearly
  * over. A refusal (no number, texting inactive, read-only…) is final, and the
- * text goes back into the composer: nothing typed is lost.
+ * text goes back into the composer: nothing typed is lost. A refused key
+ * (401, or a plan without the API) is no refusal of the text: it waits in
+ * that key's outbox, and no other key ever sends it.
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../api/errors.js';
@@ -33,60 +35,143 @@ const TRANSIENT = new Set(['network', 'timeout', 'server', 'rate_limited', 'bad_
 
 export class TextSender {
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Texts of a key this process no longer uses: never sent, written or changed again. */
+  private readonly retired = new Set<string>();
   private closed = false;
-  private readonly inFlight = new AbortController();
+  private inFlight = new AbortController();
   private lastSave: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly context: ActionContext,
     /** Where confirmed texts wait until they are known sent; none in the demo. */
-    private readonly persistence?: OutboxPersistence,
+    private persistence?: OutboxPersistence,
     private readonly retry: { baseMs: number; maxMs: number } = DEFAULT_SEND_RETRY,
   ) {}
 
   /**
-   * Takes over the texts a previous run confirmed but could not confirm sent:
-   * the same key and body are tried again, so the service sends nothing twice.
+   * Takes over the texts a previous run of this key confirmed but could not
+   * confirm sent: the same key and body are tried again, so the service sends
+   * nothing twice. Texts of other keys are only counted, never shown.
    */
   async resume(): Promise<void> {
     // A read-only process (a monitoring screen) leaves the outbox to the one that can send.
-    if (!this.persistence || this.context.client.readOnly) return;
+    const persistence = this.persistence;
+    if (!persistence || this.context.client.readOnly) return;
     let texts: OutgoingText[];
     try {
-      texts = await this.persistence.load();
+      texts = await persistence.load();
     } catch (error) {
       notify(this.context, `Could not read the outbox: ${(error as Error).message}`, 'warning');
       return;
     }
-    if (texts.length === 0) return;
-    const { now } = this.context;
-    const resumed = texts.map((text): OutgoingText => {
-      const expired = now() - text.confirmedAt >= AUTO_RETRY_WINDOW_MS;
-      return expired
-        ? {
-            ...text,
-            state: 'failed',
-            finishedAt: now(),
-            reason:
-              'Confirmed over 23 h ago and never confirmed sent: check the thread before sending again.',
-          }
-        : {
-            ...text,
-            state: 'waiting',
-            reason: 'confirmed in an earlier session; trying again with the same key',
-          };
-    });
-    this.context.store.setState((state) => ({ outbox: trim([...state.outbox, ...resumed]) }));
-    await this.persist();
-    const waiting = resumed.filter((text) => text.state === 'waiting');
-    if (waiting.length > 0) {
+    const others = await persistence.keptForOtherKeys?.().catch(() => undefined);
+    if (persistence !== this.persistence) {
+      // The key changed while the file was read: these texts stay with their key.
+      await persistence.release?.().catch(() => {});
+      return;
+    }
+    const waiting = this.takeOver(texts, 'confirmed in an earlier session; trying again with the same key');
+    const parts: string[] = [];
+    if (waiting > 0) {
+      parts.push(
+        `Resuming ${waiting} unconfirmed ${waiting === 1 ? 'text' : 'texts'} from an earlier session.`,
+      );
+    }
+    if (others && others.count > 0) {
+      parts.push(
+        `${others.count} ${others.count === 1 ? 'text' : 'texts'} confirmed with another key of this API ${others.count === 1 ? 'is' : 'are'} kept in ${others.where}, for that key only.`,
+      );
+    }
+    if (parts.length > 0) notify(this.context, parts.join(' '), 'warning');
+  }
+
+  /**
+   * Takes over texts of this key left by a process that stopped while this
+   * one runs (called now and then): they are not left waiting for a restart.
+   */
+  async sweep(): Promise<void> {
+    const persistence = this.persistence;
+    if (!persistence || this.closed || this.context.client.readOnly) return;
+    let texts: OutgoingText[];
+    try {
+      texts = await persistence.load();
+    } catch {
+      return;
+    }
+    if (persistence !== this.persistence || this.closed) {
+      if (texts.length > 0) await persistence.release?.().catch(() => {});
+      return;
+    }
+    const waiting = this.takeOver(
+      texts,
+      'confirmed by a shop-inbox that stopped; trying again with the same key',
+    );
+    if (waiting > 0) {
       notify(
         this.context,
-        `Resuming ${waiting.length} unconfirmed ${waiting.length === 1 ? 'text' : 'texts'} from an earlier session.`,
+        `Sending ${waiting} unconfirmed ${waiting === 1 ? 'text' : 'texts'} left by a shop-inbox that stopped.`,
         'warning',
       );
     }
+  }
+
+  /**
+   * Goes on with another key (the old one was refused): texts confirmed with
+   * the old key stay in its outbox file, given up to whichever process of that
+   * key comes next, and are never sent with the new one. Then the new key's
+   * own outbox is resumed.
+   */
+  async switchTo(persistence: OutboxPersistence | undefined): Promise<void> {
+    this.close();
+    const previous = this.persistence;
+    this.persistence = persistence;
+    for (const text of this.context.store.getState().outbox) {
+      if (text.state === 'sending' || text.state === 'waiting') this.retired.add(text.localId);
+    }
+    this.context.store.setState((state) => ({
+      outbox: state.outbox.map((text) =>
+        this.retired.has(text.localId) && (text.state === 'sending' || text.state === 'waiting')
+          ? {
+              ...text,
+              state: 'failed',
+              finishedAt: this.context.now(),
+              reason:
+                'Confirmed with the key the shop refused and not known to be sent: it stays in that key’s outbox and is never sent with another key.',
+            }
+          : text,
+      ),
+    }));
+    await this.lastSave;
+    await previous?.release?.().catch(() => {});
+    this.closed = false;
+    this.inFlight = new AbortController();
+    await this.resume();
+  }
+
+  /** Adds texts taken over from the file and sends those still in their 23 h window; returns how many. */
+  private takeOver(texts: OutgoingText[], why: string): number {
+    const { now } = this.context;
+    const known = new Set(this.context.store.getState().outbox.map((text) => text.localId));
+    const resumed = texts
+      .filter((text) => !known.has(text.localId))
+      .map((text): OutgoingText => {
+        const expired = now() - text.confirmedAt >= AUTO_RETRY_WINDOW_MS;
+        return expired
+          ? {
+              ...text,
+              state: 'failed',
+              finishedAt: now(),
+              reason:
+                'Confirmed over 23 h ago and never confirmed sent: check the thread before sending again.',
+            }
+          : { ...text, state: 'waiting', reason: why };
+      });
+    if (resumed.length === 0) return 0;
+    this.context.store.setState((state) => ({ outbox: trim([...state.outbox, ...resumed]) }));
+    void this.persist();
+    const waiting = resumed.filter((text) => text.state === 'waiting');
     for (const text of waiting) void this.attempt(text.localId);
+    return waiting.length;
   }
 
   /** Confirmed by staff: fix the key and body now, then send. */
@@ -117,7 +202,7 @@ export class TextSender {
   /**
    * Stops automatic retries and cancels sends in flight (on quit, or a refused
    * key), so the process can exit at once; a cancelled text stays in the
-   * outbox file and the next start resumes it with the same key.
+   * outbox file and the next start with the same key resumes it.
    */
   close(): void {
     this.closed = true;
@@ -141,7 +226,9 @@ export class TextSender {
     if (!this.persistence) return;
     const pending = this.context.store
       .getState()
-      .outbox.filter((text) => text.state === 'sending' || text.state === 'waiting');
+      .outbox.filter(
+        (text) => (text.state === 'sending' || text.state === 'waiting') && !this.retired.has(text.localId),
+      );
     try {
       await this.persistence.save(pending);
     } catch (error) {
@@ -154,6 +241,7 @@ export class TextSender {
   }
 
   private update(localId: string, patch: Partial<OutgoingText>): OutgoingText | undefined {
+    if (this.retired.has(localId)) return undefined;
     let updated: OutgoingText | undefined;
     this.context.store.setState((state) => ({
       outbox: state.outbox.map((text) => {
@@ -169,7 +257,7 @@ export class TextSender {
     this.timers.delete(localId);
     const { client, now } = this.context;
     const text = this.context.store.getState().outbox.find((item) => item.localId === localId);
-    if (!text || this.closed) return;
+    if (!text || this.closed || this.retired.has(localId)) return;
     // Every request is paused (429): wait it out here rather than inside the call, whose deadline would expire.
     const pausedUntil = this.context.pausedUntil?.();
     if (pausedUntil !== undefined) {
@@ -189,6 +277,7 @@ export class TextSender {
         idempotencyKey: text.idempotencyKey,
         signal: this.inFlight.signal,
       });
+      if (this.retired.has(localId)) return;
       this.update(localId, {
         state: result.replayed ? 'replayed' : 'sent',
         finishedAt: now(),
@@ -213,17 +302,23 @@ export class TextSender {
   }
 
   private failed(text: OutgoingText, error: unknown): void {
+    if (this.retired.has(text.localId)) return;
     const { now } = this.context;
     const reason = error instanceof ApiError ? explainApiError(error) : String(error);
     const transient = error instanceof ApiError && TRANSIENT.has(error.code) && !error.local;
     const age = now() - text.confirmedAt;
     const keyRefused =
       error instanceof ApiError && (error.code === 'unauthorized' || error.code === 'no_subscription');
-    if (
-      keyRefused ||
-      (this.closed && (transient || (error instanceof ApiError && error.code === 'aborted')))
-    ) {
-      // Stopped (quitting, or a refused key): the outbox file keeps it for the next run.
+    if (keyRefused) {
+      // Nothing was sent. The text belongs to this key: its outbox keeps it, and no other key sends it.
+      this.update(text.localId, {
+        state: 'waiting',
+        reason: `${reason} It stays in this key’s outbox, and is sent only if the shop accepts this key again.`,
+      });
+      return;
+    }
+    if (this.closed && (transient || (error instanceof ApiError && error.code === 'aborted'))) {
+      // Stopped (quitting): the outbox file keeps it for the next run.
       this.update(text.localId, {
         state: 'waiting',
         reason: `${reason} It will be tried again at the next start.`,

@@ -3,10 +3,12 @@
  * the first attempt, and the next run sends it with the same key, so the
  * customer gets it exactly once whether or not the first attempt went out.
  */
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { keyFingerprint as keyIdOf } from '../../src/config/key-fingerprint.js';
 import { OutboxFile } from '../../src/outbox/outbox-file.js';
 import { createSession, type Session } from '../../src/session/create-session.js';
 import type { Fault } from '../../src/sim/faults.js';
@@ -31,11 +33,15 @@ async function stateHome(): Promise<string> {
   return dir;
 }
 
-function session(t: TestSim, outbox: OutboxFile, maxAttempts = 4): Session {
+/** The outbox of one key of the simulator's API, in the state directory `env` names. */
+const outboxOf = (t: TestSim, env: NodeJS.ProcessEnv, apiKey = t.sim.tokens.write) =>
+  OutboxFile.forKey(env, t.baseUrl, apiKey);
+
+function session(t: TestSim, env: NodeJS.ProcessEnv, maxAttempts = 4, apiKey = t.sim.tokens.write): Session {
   const created = createSession({
     baseUrl: t.baseUrl,
-    apiKey: t.sim.tokens.write,
-    outbox,
+    apiKey,
+    outbox: (key) => OutboxFile.forKey(env, t.baseUrl, key),
     client: { retry: { maxAttempts, baseDelayMs: 1, maxDelayMs: 5 } },
     intervals: { visibleMs: 60_000, headerMs: 60_000, backgroundMs: 60_000, rareMs: 60_000 },
   });
@@ -61,7 +67,7 @@ function contactWithLead(t: TestSim) {
  */
 async function crashAfterFailedSend(t: TestSim, env: NodeJS.ProcessEnv, body: string, fault: Fault) {
   const { contact } = contactWithLead(t);
-  const first = session(t, OutboxFile.forShop(env, t.baseUrl), 1);
+  const first = session(t, env, 1);
   t.sim.faults.failNext(fault);
   const text = first.sender.confirm(
     { contactId: contact.id, name: contact.name, phone: contact.phone },
@@ -80,9 +86,9 @@ describe('the outbox on disk', () => {
   it('holds the key and body before the first attempt, in a 0600 file, and forgets the text once sent', async () => {
     const t = await startSim();
     const env = { XDG_STATE_HOME: await stateHome() };
-    const outbox = OutboxFile.forShop(env, t.baseUrl);
+    const outbox = outboxOf(t, env);
     const { contact, sentCount } = contactWithLead(t);
-    const first = session(t, outbox);
+    const first = session(t, env);
     // The send hangs: what is on disk while it is in flight is what a crash would leave.
     t.sim.faults.failNext({ kind: 'hang' });
     const text = first.sender.confirm(
@@ -118,7 +124,7 @@ describe('the outbox on disk', () => {
     expect(sentCount('Tech is 10 min away')).toBe(1);
 
     // Second run, a new process: it finds the text and tries again with the same key.
-    const second = session(t, OutboxFile.forShop(env, t.baseUrl));
+    const second = session(t, env);
     second.start();
     const outcome = await until(finished(second));
     expect(outcome).toMatchObject({
@@ -130,7 +136,7 @@ describe('the outbox on disk', () => {
     const posts = (await t.requests()).filter((request) => request.method === 'POST');
     expect(posts.map((post) => post.status)).toEqual([0, 200]);
     await second.sender.saved();
-    const stored = JSON.parse(await readFile(OutboxFile.forShop(env, t.baseUrl).path, 'utf8'));
+    const stored = JSON.parse(await readFile(outboxOf(t, env).path, 'utf8'));
     expect(stored.texts).toEqual([]);
   });
 
@@ -141,7 +147,7 @@ describe('the outbox on disk', () => {
     await crashAfterFailedSend(t, env, 'Running late, 15 min', { kind: 'reset' });
     expect(sentCount('Running late, 15 min')).toBe(0);
 
-    const second = session(t, OutboxFile.forShop(env, t.baseUrl));
+    const second = session(t, env);
     second.start();
     expect(await until(finished(second))).toMatchObject({ state: 'sent' });
     expect(sentCount('Running late, 15 min')).toBe(1);
@@ -150,7 +156,7 @@ describe('the outbox on disk', () => {
   it('does not retry a text confirmed more than 23 hours ago, and says so', async () => {
     const t = await startSim();
     const env = { XDG_STATE_HOME: await stateHome() };
-    const outbox = OutboxFile.forShop(env, t.baseUrl);
+    const outbox = outboxOf(t, env);
     const { contact, sentCount } = contactWithLead(t);
     const old: OutgoingText = {
       localId: 'old-1',
@@ -164,7 +170,7 @@ describe('the outbox on disk', () => {
       attempts: 1,
     };
     await outbox.save([old]);
-    const s = session(t, OutboxFile.forShop(env, t.baseUrl));
+    const s = session(t, env);
     s.start();
     const outcome = await until(finished(s));
     expect(outcome.state).toBe('failed');
@@ -176,7 +182,7 @@ describe('the outbox on disk', () => {
   it('leaves the outbox alone in a read-only process, and survives a corrupt file', async () => {
     const t = await startSim();
     const env = { XDG_STATE_HOME: await stateHome() };
-    const outbox = OutboxFile.forShop(env, t.baseUrl);
+    const outbox = outboxOf(t, env);
     const { contact } = contactWithLead(t);
     await outbox.save([
       {
@@ -195,36 +201,167 @@ describe('the outbox on disk', () => {
       baseUrl: t.baseUrl,
       apiKey: t.sim.tokens.write,
       readOnly: true,
-      outbox: OutboxFile.forShop(env, t.baseUrl),
+      outbox: (key) => OutboxFile.forKey(env, t.baseUrl, key),
     });
     sessions.push(readOnly);
     await readOnly.sender.resume();
     expect(readOnly.store.getState().outbox).toEqual([]);
     expect(JSON.parse(await readFile(outbox.path, 'utf8')).texts).toHaveLength(1);
 
+    // A file that is not an outbox is set aside, never overwritten: whatever it holds stays readable.
     await writeFile(outbox.path, '{not json', { mode: 0o600 });
-    expect(await OutboxFile.forShop(env, t.baseUrl).load()).toEqual([]);
+    expect(await outboxOf(t, env).load()).toEqual([]);
+    const names = await readdir(dirname(outbox.path));
+    const aside = names.find((name) => name.startsWith(`${basename(outbox.path)}.unreadable-`));
+    expect(aside).toBeDefined();
+    expect(await readFile(join(dirname(outbox.path), aside ?? ''), 'utf8')).toBe('{not json');
   });
 });
 
-describe('the outbox across a key rotation', () => {
-  it('resumes a waiting text with the new key after the old one was rotated', async () => {
+describe('a text belongs to one shop and one key', () => {
+  it('another shop’s key and a read key of the same API never send, drop or show it; its own key sends it once', async () => {
     const t = await startSim();
     const env = { XDG_STATE_HOME: await stateHome() };
     const { contact, sentCount } = contactWithLead(t);
-    await crashAfterFailedSend(t, env, 'Key rotated text', { kind: 'reset' });
+    const text = await crashAfterFailedSend(t, env, 'Shop A only', { kind: 'reset' });
+    const fileA = outboxOf(t, env).path;
+    const storedA = await readFile(fileA, 'utf8');
 
-    const newKey = t.sim.rotateToken('write');
-    const second = createSession({
-      baseUrl: t.baseUrl,
-      apiKey: newKey,
-      outbox: OutboxFile.forShop(env, t.baseUrl),
-      client: { retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 5 } },
+    for (const token of ['other_shop', 'read'] as const) {
+      const other = session(t, env, 4, t.sim.tokens[token]);
+      await other.sender.resume();
+      await other.sender.saved();
+      const state = other.store.getState();
+      expect(state.outbox).toEqual([]);
+      // At most a neutral count: never the customer, the number or the text.
+      expect(state.notice?.text).toBe(
+        `1 text confirmed with another key of this API is kept in ${dirname(fileA)}, for that key only.`,
+      );
+      expect(JSON.stringify(state)).not.toContain(contact.name);
+      expect(JSON.stringify(state)).not.toContain('Shop A only');
+      other.close();
+      // Shop A's file is exactly as it was: nothing taken, nothing dropped.
+      expect(await readFile(fileA, 'utf8')).toBe(storedA);
+    }
+    const posts = (await t.requests()).filter((request) => request.method === 'POST');
+    expect(posts.map((post) => post.token)).toEqual(['write']);
+
+    const again = session(t, env);
+    await again.sender.resume();
+    expect(await until(finished(again))).toMatchObject({
+      state: 'sent',
+      idempotencyKey: text.idempotencyKey,
     });
-    sessions.push(second);
-    await second.sender.resume();
-    expect(await until(finished(second))).toMatchObject({ state: 'sent' });
-    expect(sentCount('Key rotated text')).toBe(1);
+    expect(sentCount('Shop A only')).toBe(1);
+    await again.sender.saved();
+    expect(JSON.parse(await readFile(fileA, 'utf8')).texts).toEqual([]);
+  });
+
+  it('is kept in a 0600 file of a 0700 directory whose name and content hold no key material', async () => {
+    const t = await startSim();
+    const env = { XDG_STATE_HOME: await stateHome() };
+    await crashAfterFailedSend(t, env, 'Private text', { kind: 'reset' });
+    const key = t.sim.tokens.write;
+    const { path } = outboxOf(t, env);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect((await stat(dirname(path))).mode & 0o777).toBe(0o700);
+    // One file per API and key: the other keys of the same API get other files.
+    expect(basename(path)).toMatch(/^outbox-[0-9a-f]{16}-[0-9a-f]{16}\.json$/);
+    expect(outboxOf(t, env, t.sim.tokens.other_shop).path).not.toBe(path);
+    expect(outboxOf(t, env, t.sim.tokens.read).path).not.toBe(path);
+    const content = await readFile(path, 'utf8');
+    for (let at = 0; at + 8 <= key.length; at += 1) {
+      expect(basename(path)).not.toContain(key.slice(at, at + 8));
+      expect(content).not.toContain(key.slice(at, at + 8));
+    }
+    const [entry] = JSON.parse(content).texts;
+    expect(entry).toMatchObject({
+      keyId: expect.stringMatching(/^[0-9a-f]{32}$/),
+      owner: { pid: process.pid },
+    });
+  });
+
+  it('an entry of another key found in this key’s file is neither sent nor removed', async () => {
+    const t = await startSim();
+    const env = { XDG_STATE_HOME: await stateHome() };
+    const { contact, sentCount } = contactWithLead(t);
+    const file = outboxOf(t, env);
+    const foreign = {
+      localId: 'foreign-1',
+      contactId: contact.id,
+      contactName: contact.name,
+      phone: contact.phone,
+      body: 'Copied here by hand',
+      idempotencyKey: '7e1c2f7e-8f3c-4c55-9d1e-3e2a1b0c9d8e',
+      confirmedAt: Date.now(),
+      attempts: 0,
+      keyId: '0'.repeat(32),
+    };
+    await mkdir(dirname(file.path), { recursive: true, mode: 0o700 });
+    await writeFile(file.path, JSON.stringify({ version: 2, texts: [foreign] }), { mode: 0o600 });
+    const s = session(t, env);
+    await s.sender.resume();
+    s.sender.confirm({ contactId: contact.id, name: contact.name, phone: contact.phone }, 'Own text');
+    await until(finished(s));
+    await s.sender.saved();
+    expect(sentCount('Copied here by hand')).toBe(0);
+    expect(sentCount('Own text')).toBe(1);
+    expect(s.store.getState().outbox.map((text) => text.body)).toEqual(['Own text']);
+    expect(JSON.parse(await readFile(file.path, 'utf8')).texts).toEqual([foreign]);
+  });
+});
+
+describe('texts of a process that still runs', () => {
+  it('are left to it, and taken over (once) when it stops', async () => {
+    const t = await startSim();
+    const env = { XDG_STATE_HOME: await stateHome() };
+    const { contact, sentCount } = contactWithLead(t);
+    // Another shop-inbox of this user, alive: a process that only waits.
+    const writer = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => writer.once('exit', resolve));
+    try {
+      const file = outboxOf(t, env);
+      const entry = {
+        localId: 'live-1',
+        contactId: contact.id,
+        contactName: contact.name,
+        phone: contact.phone,
+        body: 'Its own text',
+        idempotencyKey: '8f1c2f7e-8f3c-4c55-9d1e-3e2a1b0c9d8e',
+        confirmedAt: Date.now(),
+        attempts: 1,
+        keyId: keyIdOf(t.sim.tokens.write),
+        owner: { pid: writer.pid, host: hostname() },
+      };
+      await mkdir(dirname(file.path), { recursive: true, mode: 0o700 });
+      await writeFile(file.path, JSON.stringify({ version: 2, texts: [entry] }), { mode: 0o600 });
+
+      const created = createSession({
+        baseUrl: t.baseUrl,
+        apiKey: t.sim.tokens.write,
+        outbox: (key) => OutboxFile.forKey(env, t.baseUrl, key),
+        outboxSweepMs: 50,
+        intervals: { visibleMs: 60_000, headerMs: 60_000, backgroundMs: 60_000, rareMs: 60_000 },
+      });
+      sessions.push(created);
+      const notices: string[] = [];
+      created.store.subscribe((state, previous) => {
+        if (state.notice && state.notice !== previous.notice) notices.push(state.notice.text);
+      });
+      created.start();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(created.store.getState().outbox).toEqual([]);
+      expect(sentCount('Its own text')).toBe(0);
+
+      writer.kill('SIGKILL');
+      await exited;
+      expect(await until(finished(created))).toMatchObject({ state: 'sent', localId: 'live-1' });
+      expect(notices).toContain('Sending 1 unconfirmed text left by a shop-inbox that stopped.');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(sentCount('Its own text')).toBe(1);
+    } finally {
+      writer.kill('SIGKILL');
+    }
   });
 });
 
@@ -233,7 +370,7 @@ describe('quitting while a text is in flight', () => {
     const t = await startSim();
     const env = { XDG_STATE_HOME: await stateHome() };
     const { contact, sentCount } = contactWithLead(t);
-    const first = session(t, OutboxFile.forShop(env, t.baseUrl));
+    const first = session(t, env);
     t.sim.faults.failNext({ kind: 'hang' });
     first.sender.confirm(
       { contactId: contact.id, name: contact.name, phone: contact.phone },
@@ -247,10 +384,10 @@ describe('quitting while a text is in flight', () => {
     expect(Date.now() - closedAt).toBeLessThan(1_000);
     expect(after.reason).toMatch(/next start/);
     await first.sender.saved();
-    const stored = JSON.parse(await readFile(OutboxFile.forShop(env, t.baseUrl).path, 'utf8'));
+    const stored = JSON.parse(await readFile(outboxOf(t, env).path, 'utf8'));
     expect(stored.texts).toEqual([expect.objectContaining({ body: 'Cancelled on quit' })]);
 
-    const second = session(t, OutboxFile.forShop(env, t.baseUrl));
+    const second = session(t, env);
     await second.sender.resume();
     expect(await until(finished(second))).toMatchObject({ state: 'sent' });
     expect(sentCount('Cancelled on quit')).toBe(1);
@@ -258,33 +395,39 @@ describe('quitting while a text is in flight', () => {
 });
 
 describe('a text refused because the key was refused', () => {
-  it('stays in the outbox (nothing was sent) and goes out with the next key', async () => {
+  it('stays in the refused key’s outbox (nothing was sent) and is never sent with the next key', async () => {
     const t = await startSim();
     const env = { XDG_STATE_HOME: await stateHome() };
     const { contact, sentCount } = contactWithLead(t);
-    const first = session(t, OutboxFile.forShop(env, t.baseUrl));
+    const oldKey = t.sim.tokens.write;
+    const first = session(t, env);
     t.sim.rotateToken('write');
     first.sender.confirm(
       { contactId: contact.id, name: contact.name, phone: contact.phone },
-      'Sent after re-login',
+      'Confirmed before re-login',
     );
     const waiting = await until(() =>
       first.store.getState().outbox.find((text) => text.state === 'waiting' && text.attempts > 0),
     );
-    expect(waiting.reason).toMatch(/next start/);
+    expect(waiting.reason).toMatch(/stays in this key’s outbox/);
     await first.sender.saved();
     first.close();
-    const stored = JSON.parse(await readFile(OutboxFile.forShop(env, t.baseUrl).path, 'utf8'));
-    expect(stored.texts).toEqual([expect.objectContaining({ body: 'Sent after re-login' })]);
+    const oldFile = outboxOf(t, env, oldKey).path;
+    const stored = await readFile(oldFile, 'utf8');
+    expect(JSON.parse(stored).texts).toEqual([
+      expect.objectContaining({ body: 'Confirmed before re-login' }),
+    ]);
 
-    const second = createSession({
-      baseUrl: t.baseUrl,
-      apiKey: t.sim.tokens.write,
-      outbox: OutboxFile.forShop(env, t.baseUrl),
-    });
-    sessions.push(second);
+    const second = session(t, env, 4, t.sim.tokens.write);
     await second.sender.resume();
-    expect(await until(finished(second))).toMatchObject({ state: 'sent' });
-    expect(sentCount('Sent after re-login')).toBe(1);
+    await second.sender.saved();
+    expect(second.store.getState().outbox).toEqual([]);
+    expect(second.store.getState().notice?.text).toMatch(
+      /^1 text confirmed with another key of this API is kept in/,
+    );
+    expect(sentCount('Confirmed before re-login')).toBe(0);
+    expect(await readFile(oldFile, 'utf8')).toBe(stored);
+    const posts = (await t.requests()).filter((request) => request.method === 'POST');
+    expect(posts.map((post) => [post.token, post.status])).toEqual([['write:rotated', 401]]);
   });
 });

@@ -5,6 +5,7 @@
  * the share kept for staff) holds.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { visibleReads } from '../../src/panes/visible-reads.js';
 import type { RefreshIntervals } from '../../src/poller/refresh-plan.js';
 import { createSession, type Session, type SessionOptions } from '../../src/session/create-session.js';
 import type { LoggedRequest } from '../../src/sim/request-log.js';
@@ -72,6 +73,7 @@ async function startPolling(
     add(entry);
   };
   const session = createSession({
+    visibleSlots: visibleReads,
     baseUrl: s.baseUrl,
     apiKey: s.sim.tokens.write,
     backoff: { baseMs: 100, maxMs: 400 },

@@ -7,8 +7,9 @@
 import { render } from 'ink-testing-library';
 import { afterEach } from 'vitest';
 import type { ShopClientOptions } from '../../src/api/client.js';
+import { visibleReads } from '../../src/panes/visible-reads.js';
 import type { RefreshIntervals } from '../../src/poller/refresh-plan.js';
-import { createSession, type Session } from '../../src/session/create-session.js';
+import { createSession, type Session, type SessionOptions } from '../../src/session/create-session.js';
 import type { SimulatorOptions } from '../../src/sim/simulator.js';
 import type { TokenName } from '../../src/sim/world.js';
 import type { AppState } from '../../src/store/app-store.js';
@@ -51,6 +52,8 @@ export interface TuiOptions {
   /** A user's keys, as "keys" in config.json. */
   keys?: UserKeys;
   mouse?: boolean;
+  /** Further session settings (key source, outbox…). */
+  session?: Partial<SessionOptions>;
 }
 
 export interface TestTui {
@@ -101,7 +104,9 @@ export async function startTui(options: TuiOptions = {}): Promise<TestTui> {
     ...(options.intervals ? { intervals: options.intervals } : {}),
     backoff: options.backoff ?? { baseMs: 100, maxMs: 400 },
     sendRetry: { baseMs: 200, maxMs: 800 },
+    visibleSlots: visibleReads,
     client: { retry: { baseDelayMs: 1, maxDelayMs: 5 }, ...options.client },
+    ...options.session,
   });
   let quitRequested = false;
   const ui = createInboxUi(session, {

@@ -1,0 +1,24 @@
+/**
+ * What the screen shows, as reads for the poller: the focused pane's, and
+ * from 120 columns the pane drawn beside it. The poller reads these often;
+ * it learns them from here, so that it needs nothing of the UI itself.
+ */
+import { type Slot, slotKey } from '../poller/refresh-plan.js';
+import { type AppState, isWide } from '../store/app-store.js';
+import { paneById, widePair } from './registry.js';
+
+export function visibleReads(state: AppState): Slot[] {
+  const focused = paneById(state.focus);
+  const pair = isWide(state) ? widePair(state.focus) : undefined;
+  const panes = pair ? [focused, ...pair.filter((pane) => pane !== focused)] : [focused];
+  const slots: Slot[] = [];
+  const keys = new Set<string>();
+  for (const pane of panes) {
+    for (const slot of pane.reads(state)) {
+      if (keys.has(slotKey(slot))) continue;
+      keys.add(slotKey(slot));
+      slots.push(slot);
+    }
+  }
+  return slots;
+}
