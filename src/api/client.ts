@@ -8,7 +8,7 @@
  * through a byte cap (limits.ts, read-body.ts); the per-attempt timeout and the
  * call's deadline are timers this module holds and clears itself (Node 20 can
  * garbage-collect an AbortSignal.timeout inside AbortSignal.any, so that it
- * never fires: nodejs/node#57736).
+ * never fires: nodejs/node#57736); redirects are never followed.
  */
 import ky, { type KyInstance } from 'ky';
 import type { z } from 'zod';
@@ -29,9 +29,10 @@ import type {
   TextingSetup,
   Today,
 } from '../contract/resources.js';
+import { sanitize } from '../text/sanitize.js';
 import { parseBaseUrl } from './base-url.js';
 import { ApiError, type ApiErrorInit, redact } from './errors.js';
-import { MAX_BODY_BYTES } from './limits.js';
+import { capText, MAX_BODY_BYTES, MAX_LOCATION_CHARS, MAX_ORIGIN_CHARS } from './limits.js';
 import { BodyTooLarge, discardBody, readBodyCapped } from './read-body.js';
 import {
   backoffDelay,
@@ -313,10 +314,24 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
         searchParams,
         headers,
         signal,
+        // Following would re-send the body, Idempotency-Key and bearer key to
+        // wherever the server points, plain http included.
+        redirect: 'manual',
         ...(spec.json !== undefined ? { json: spec.json } : {}),
       }),
       signal,
     );
+
+    // Node's fetch hands back the 3xx itself with redirect: 'manual' (a browser
+    // would give an "opaqueredirect" with status 0): either way, never followed.
+    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+      discardBody(response);
+      throw fail(endpoint, {
+        status: response.status,
+        code: 'redirect',
+        message: redirectMessage(endpoint, response),
+      });
+    }
 
     let text: string;
     try {
@@ -387,6 +402,33 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
       ...(errorBody.success && errorBody.data.issues ? { issues: errorBody.data.issues } : {}),
       ...(retryAfter !== undefined ? { retryAfter } : {}),
     });
+  }
+
+  /** "…to https://elsewhere.example — not followed": the origin only, cut and made safe to print. */
+  function redirectMessage(endpoint: Endpoint, response: Response): string {
+    const location = response.headers.get('location');
+    let where = 'an address it did not give';
+    if (location !== null && location.length > MAX_LOCATION_CHARS) where = 'an address too long to show';
+    else if (location !== null) {
+      try {
+        const target = new URL(location, `${baseUrl}/`);
+        where = sanitize(
+          capText(target.origin === 'null' ? target.protocol : target.origin, MAX_ORIGIN_CHARS),
+          {
+            singleLine: true,
+          },
+        );
+      } catch {
+        where = 'an address that is not a URL';
+      }
+    }
+    const notDone =
+      endpoint.name === 'sendText'
+        ? ' (the text was not sent by this request)'
+        : endpoint.method === 'GET'
+          ? ''
+          : ' (this request was not carried out)';
+    return `the shop's API answered with a redirect (HTTP ${response.status}) to ${where} — not followed${notDone}; check the base URL`;
   }
 
   async function request(endpoint: Endpoint, spec: RequestSpec): Promise<unknown> {

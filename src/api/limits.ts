@@ -21,6 +21,10 @@ const MAX_ISSUE_KEYS = 10;
 const MAX_ISSUE_DEPTH = 2;
 /** Longest Retry-After read: a number of seconds or an HTTP date is a few dozen characters. */
 export const MAX_HEADER_CHARS = 256;
+/** Longest redirect Location looked at (cut, it could name another host): browsers' usual URL ceiling. */
+export const MAX_LOCATION_CHARS = 2_048;
+/** Longest origin named in a redirect message. */
+export const MAX_ORIGIN_CHARS = 100;
 /** Longest Retry-After honoured, in seconds: a bogus one must not pause the inbox for days. */
 export const MAX_RETRY_AFTER_S = 3_600;
 
