@@ -3,6 +3,12 @@
  * through one request path that authenticates, enforces read-only mode,
  * retries by the reference's policy within an overall deadline, and parses
  * answers with the contract's schemas.
+ *
+ * Nothing a server does can hang a call or fill memory: every body is read
+ * through a byte cap (limits.ts, read-body.ts); the per-attempt timeout and the
+ * call's deadline are timers this module holds and clears itself (Node 20 can
+ * garbage-collect an AbortSignal.timeout inside AbortSignal.any, so that it
+ * never fires: nodejs/node#57736); redirects are never followed.
  */
 import ky, { type KyInstance } from 'ky';
 import type { z } from 'zod';
@@ -23,8 +29,11 @@ import type {
   TextingSetup,
   Today,
 } from '../contract/resources.js';
+import { sanitize } from '../text/sanitize.js';
 import { parseBaseUrl } from './base-url.js';
 import { ApiError, type ApiErrorInit, redact } from './errors.js';
+import { capText, MAX_BODY_BYTES, MAX_LOCATION_CHARS, MAX_ORIGIN_CHARS } from './limits.js';
+import { BodyTooLarge, discardBody, readBodyCapped } from './read-body.js';
 import {
   backoffDelay,
   DEFAULT_RETRY,
@@ -170,6 +179,69 @@ function networkReason(error: unknown): string {
   return 'connection failed';
 }
 
+/**
+ * The signal of one attempt: aborted by its own timer after `ms`, or when the
+ * call's signal aborts. `clear()` stops the timer and unlinks it from the call.
+ */
+function attemptController(call: AbortSignal, ms: number) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException('attempt timed out', 'TimeoutError'));
+  }, ms);
+  const onCallAbort = () => controller.abort(call.reason);
+  if (call.aborted) onCallAbort();
+  else call.addEventListener('abort', onCallAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    clear: () => {
+      clearTimeout(timer);
+      call.removeEventListener('abort', onCallAbort);
+    },
+  };
+}
+
+/**
+ * `promise`, or a rejection with the signal's reason as soon as it aborts,
+ * whether or not the HTTP stack noticed the signal. A response that still
+ * arrives afterwards has its body dropped.
+ */
+function unlessAborted(promise: Promise<Response>, signal: AbortSignal): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      promise.then(discardBody, () => {});
+      reject(signal.reason);
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (response) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(response);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** "10 s", "0.4 s": a duration as people read it (a short test timeout must not say "0 s"). */
+function seconds(ms: number): string {
+  return `${ms >= 10_000 ? Math.round(ms / 1000) : Math.round(ms / 100) / 10} s`;
+}
+
+/** For a write whose answer could not be read: it may have been done all the same. */
+function mayHaveTakenEffect(endpoint: Endpoint): string {
+  if (endpoint.method === 'GET') return '';
+  return endpoint.name === 'sendText'
+    ? '; the text may have been sent: check the thread before sending again'
+    : '; it may have been done all the same';
+}
+
 export function createShopClient(options: ShopClientOptions): ShopClient {
   const baseUrl = parseBaseUrl(options.baseUrl);
   // The key lives only in this closure and the Authorization header: never on
@@ -236,14 +308,46 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
     if (endpoint.mode !== 'public') headers.authorization = `Bearer ${apiKey}`;
     if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;
 
-    const response = await http(endpointPath(endpoint, spec.pathId).slice(1), {
-      method: endpoint.method,
-      searchParams,
-      headers,
+    const response = await unlessAborted(
+      http(endpointPath(endpoint, spec.pathId).slice(1), {
+        method: endpoint.method,
+        searchParams,
+        headers,
+        signal,
+        // Following would re-send the body, Idempotency-Key and bearer key to
+        // wherever the server points, plain http included.
+        redirect: 'manual',
+        ...(spec.json !== undefined ? { json: spec.json } : {}),
+      }),
       signal,
-      ...(spec.json !== undefined ? { json: spec.json } : {}),
-    });
-    const text = await response.text();
+    );
+
+    // Node's fetch hands back the 3xx itself with redirect: 'manual' (a browser
+    // would give an "opaqueredirect" with status 0): either way, never followed.
+    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
+      discardBody(response);
+      throw fail(endpoint, {
+        status: response.status,
+        code: 'redirect',
+        message: redirectMessage(endpoint, response),
+      });
+    }
+
+    let text: string;
+    try {
+      text = await readBodyCapped(response, MAX_BODY_BYTES, signal);
+    } catch (caught) {
+      if (!(caught instanceof BodyTooLarge)) throw caught;
+      if (!response.ok) {
+        // The status still says what happened; only the body is dropped.
+        throw statusError(endpoint, response, undefined);
+      }
+      throw fail(endpoint, {
+        status: response.status,
+        code: 'bad_response',
+        message: `the shop's answer was too large (over ${MAX_BODY_BYTES / 1024 / 1024} MiB)${mayHaveTakenEffect(endpoint)}`,
+      });
+    }
     let body: unknown;
     let isJson = true;
     try {
@@ -266,15 +370,20 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
         throw fail(endpoint, {
           status: response.status,
           code: 'bad_response',
-          message: `the shop's API answered with an unexpected shape (${describeSchemaProblem(parsed.error)})`,
+          message: `the shop's API answered with an unexpected shape (${describeSchemaProblem(parsed.error)})${mayHaveTakenEffect(endpoint)}`,
         });
       }
       return parsed.data.data;
     }
+    throw statusError(endpoint, response, isJson ? body : undefined);
+  }
 
-    // An error's status decides what it means, whatever the body: a proxy in
-    // front of the API may answer 429 or 502 with an HTML page.
-    const errorBody = isJson ? ErrorBodyLenient.safeParse(body) : ({ success: false } as const);
+  /**
+   * An error's status decides what it means, whatever the body: a proxy in
+   * front of the API may answer 429 or 502 with an HTML page.
+   */
+  function statusError(endpoint: Endpoint, response: Response, body: unknown): ApiError {
+    const errorBody = body === undefined ? ({ success: false } as const) : ErrorBodyLenient.safeParse(body);
     const retryAfter = parseRetryAfter(response.headers.get('retry-after'), now());
     const fallbackCode =
       response.status === 401
@@ -286,7 +395,7 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
             : response.status === 429
               ? 'rate_limited'
               : `http_${response.status}`;
-    throw fail(endpoint, {
+    return fail(endpoint, {
       status: response.status,
       code: response.status >= 500 ? 'server' : errorBody.success ? errorBody.data.code : fallbackCode,
       message: errorBody.success ? errorBody.data.error : `the shop's API answered HTTP ${response.status}`,
@@ -295,77 +404,130 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
     });
   }
 
+  /** "…to https://elsewhere.example — not followed": the origin only, cut and made safe to print. */
+  function redirectMessage(endpoint: Endpoint, response: Response): string {
+    const location = response.headers.get('location');
+    let where = 'an address it did not give';
+    if (location !== null && location.length > MAX_LOCATION_CHARS) where = 'an address too long to show';
+    else if (location !== null) {
+      try {
+        const target = new URL(location, `${baseUrl}/`);
+        where = sanitize(
+          capText(target.origin === 'null' ? target.protocol : target.origin, MAX_ORIGIN_CHARS),
+          {
+            singleLine: true,
+          },
+        );
+      } catch {
+        where = 'an address that is not a URL';
+      }
+    }
+    const notDone =
+      endpoint.name === 'sendText'
+        ? ' (the text was not sent by this request)'
+        : endpoint.method === 'GET'
+          ? ''
+          : ' (this request was not carried out)';
+    return `the shop's API answered with a redirect (HTTP ${response.status}) to ${where} — not followed${notDone}; check the base URL`;
+  }
+
   async function request(endpoint: Endpoint, spec: RequestSpec): Promise<unknown> {
     checkLocally(endpoint, spec);
     const startedAt = now();
-    const deadline = AbortSignal.timeout(deadlineMs);
-    const callSignal = spec.signal ? AbortSignal.any([spec.signal, deadline]) : deadline;
+    // The call's deadline and the caller's cancel both stop this controller;
+    // `stoppedBy` says which. Its timer is held here and cleared when done.
+    const call = new AbortController();
+    let stoppedBy: 'caller' | 'deadline' | undefined;
+    const stop = (by: 'caller' | 'deadline') => {
+      if (call.signal.aborted) return;
+      stoppedBy = by;
+      call.abort(
+        by === 'caller'
+          ? new DOMException('cancelled by the caller', 'AbortError')
+          : new DOMException('call deadline passed', 'TimeoutError'),
+      );
+    };
+    const deadlineTimer = setTimeout(() => stop('deadline'), deadlineMs);
+    const onCallerAbort = () => stop('caller');
+    if (spec.signal?.aborted) onCallerAbort();
+    else spec.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    const classifyNow = (caught: unknown, attemptTimedOut = false) =>
+      classify(endpoint, caught, stoppedBy, attemptTimedOut);
 
-    for (let attemptNumber = 1; ; attemptNumber += 1) {
-      const remaining = deadlineMs - (now() - startedAt);
-      const attemptSignal = AbortSignal.any([
-        callSignal,
-        AbortSignal.timeout(Math.max(1, Math.min(attemptTimeoutMs, remaining))),
-      ]);
-      let error: ApiError;
-      const info: AttemptInfo = { endpoint: describeEndpoint(endpoint), method: endpoint.method };
-      try {
-        await options.beforeAttempt?.(info, callSignal);
-      } catch (caught) {
-        throw classify(endpoint, caught, spec.signal, deadline).withAttempts(attemptNumber - 1);
+    try {
+      for (let attemptNumber = 1; ; attemptNumber += 1) {
+        const info: AttemptInfo = { endpoint: describeEndpoint(endpoint), method: endpoint.method };
+        try {
+          await options.beforeAttempt?.(info, call.signal);
+          if (call.signal.aborted) throw call.signal.reason;
+        } catch (caught) {
+          throw classifyNow(caught).withAttempts(attemptNumber - 1);
+        }
+        const remaining = deadlineMs - (now() - startedAt);
+        const attemptTimer = attemptController(
+          call.signal,
+          Math.max(1, Math.min(attemptTimeoutMs, remaining)),
+        );
+        let error: ApiError;
+        try {
+          const data = await attempt(endpoint, spec, attemptTimer.signal);
+          options.afterAttempt?.(info, undefined);
+          return data;
+        } catch (caught) {
+          error = classifyNow(caught, attemptTimer.timedOut()).withAttempts(attemptNumber);
+        } finally {
+          attemptTimer.clear();
+        }
+        options.afterAttempt?.(info, error);
+        if (error.code === 'aborted' || stoppedBy === 'deadline') throw error;
+        if (
+          attemptNumber >= Math.min(retry.maxAttempts, spec.maxAttempts ?? Number.POSITIVE_INFINITY) ||
+          !isRetryable(error, endpoint.method, Boolean(spec.idempotencyKey))
+        ) {
+          throw error;
+        }
+        const delayMs =
+          error.retryAfter !== undefined
+            ? error.retryAfter * 1000
+            : backoffDelay(attemptNumber, retry, random);
+        // Waiting past the deadline is pointless: hand the error (with its
+        // retryAfter) to the caller, whose scheduler can pause everything.
+        if (now() - startedAt + delayMs >= deadlineMs) throw error;
+        options.onRetry?.({ endpoint: describeEndpoint(endpoint), attempt: attemptNumber, delayMs, error });
+        try {
+          await sleep(delayMs, call.signal);
+        } catch (caught) {
+          throw classifyNow(caught).withAttempts(attemptNumber);
+        }
       }
-      try {
-        const data = await attempt(endpoint, spec, attemptSignal);
-        options.afterAttempt?.(info, undefined);
-        return data;
-      } catch (caught) {
-        error = classify(endpoint, caught, spec.signal, deadline).withAttempts(attemptNumber);
-      }
-      options.afterAttempt?.(info, error);
-      if (error.code === 'aborted' || (deadline.aborted && error.code === 'timeout')) throw error;
-      if (
-        attemptNumber >= Math.min(retry.maxAttempts, spec.maxAttempts ?? Number.POSITIVE_INFINITY) ||
-        !isRetryable(error, endpoint.method, Boolean(spec.idempotencyKey))
-      ) {
-        throw error;
-      }
-      const delayMs =
-        error.retryAfter !== undefined ? error.retryAfter * 1000 : backoffDelay(attemptNumber, retry, random);
-      // Waiting past the deadline is pointless: hand the error (with its
-      // retryAfter) to the caller, whose scheduler can pause everything.
-      if (now() - startedAt + delayMs >= deadlineMs) throw error;
-      options.onRetry?.({ endpoint: describeEndpoint(endpoint), attempt: attemptNumber, delayMs, error });
-      try {
-        await sleep(delayMs, callSignal);
-      } catch (caught) {
-        throw classify(endpoint, caught, spec.signal, deadline).withAttempts(attemptNumber);
-      }
+    } finally {
+      clearTimeout(deadlineTimer);
+      spec.signal?.removeEventListener('abort', onCallerAbort);
     }
   }
 
   function classify(
     endpoint: Endpoint,
     caught: unknown,
-    userSignal: AbortSignal | undefined,
-    deadline: AbortSignal,
+    stoppedBy: 'caller' | 'deadline' | undefined,
+    attemptTimedOut: boolean,
   ): ApiError {
     if (caught instanceof ApiError) return caught;
-    if (userSignal?.aborted) {
+    if (stoppedBy === 'caller') {
       return fail(endpoint, { status: 0, code: 'aborted', message: 'the request was cancelled' });
     }
-    if (deadline.aborted) {
+    if (stoppedBy === 'deadline') {
       return fail(endpoint, {
         status: 0,
         code: 'timeout',
-        message: `no answer from the shop's API within ${Math.round(deadlineMs / 1000)} s`,
+        message: `no answer from the shop's API within ${seconds(deadlineMs)}`,
       });
     }
-    const name = (caught as { name?: unknown } | undefined)?.name;
-    if (name === 'TimeoutError' || name === 'AbortError') {
+    if (attemptTimedOut) {
       return fail(endpoint, {
         status: 0,
         code: 'timeout',
-        message: `the shop's API did not answer within ${Math.round(attemptTimeoutMs / 1000)} s`,
+        message: `the shop's API did not answer within ${seconds(attemptTimeoutMs)}`,
       });
     }
     return fail(endpoint, {

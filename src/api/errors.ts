@@ -5,12 +5,14 @@
  */
 import { inspect } from 'node:util';
 import type { ServiceErrorCode } from '../contract/envelopes.js';
+import { capIssues, capText, MAX_CODE_CHARS, MAX_MESSAGE_CHARS } from './limits.js';
 
 /**
  * The documented service codes, plus what the client itself can tell:
  * network (no connection), timeout (no answer in time), server (5xx or a body
  * that is not JSON), bad_response (JSON that breaks the contract), aborted
- * (the caller cancelled). A code the service invents later passes through as-is.
+ * (the caller cancelled), redirect (a 3xx, never followed). A code the service
+ * invents later passes through as-is (capped in length, like every server string).
  */
 export type ApiErrorCode =
   | ServiceErrorCode
@@ -19,6 +21,7 @@ export type ApiErrorCode =
   | 'server'
   | 'bad_response'
   | 'aborted'
+  | 'redirect'
   | (string & {});
 
 export interface ApiErrorInit {
@@ -33,6 +36,12 @@ export interface ApiErrorInit {
   local?: boolean;
 }
 
+/**
+ * Every string here may come from the server, so each is capped where it is
+ * kept (see limits.ts): a megabyte error message must not reach a screen, a
+ * log or `shop-inbox status`. Redact the key before constructing: a cut could
+ * otherwise leave part of it behind.
+ */
 export class ApiError extends Error {
   override name = 'ApiError';
   /** HTTP status, or 0 when no HTTP answer was received (network, timeout, local refusal). */
@@ -48,11 +57,11 @@ export class ApiError extends Error {
   readonly local: boolean;
 
   constructor(init: ApiErrorInit) {
-    super(init.message);
+    super(capText(init.message, MAX_MESSAGE_CHARS));
     this.status = init.status;
-    this.code = init.code;
+    this.code = capText(init.code, MAX_CODE_CHARS);
     this.endpoint = init.endpoint;
-    this.issues = init.issues;
+    this.issues = init.issues ? capIssues(init.issues) : undefined;
     this.retryAfter = init.retryAfter;
     this.attempts = init.attempts ?? (init.local ? 0 : 1);
     this.local = init.local ?? false;

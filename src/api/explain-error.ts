@@ -1,6 +1,8 @@
 /**
  * What to tell a person about a failed call, in plain words, with what to do
  * next. Shared by `shop-inbox status` and the inbox's panes and status bar.
+ * A message from the server is capped by ApiError and made safe here: one line,
+ * no escape sequences or control characters.
  */
 import { sanitize } from '../text/sanitize.js';
 import type { ApiError } from './errors.js';
@@ -30,10 +32,11 @@ export function explainApiError(error: ExplainableError): string {
       return `too many requests on this key (all terminals of the shop share it); try again in ${error.retryAfter ?? 60} s.`;
     case 'network':
     case 'timeout':
-      return `${sanitize(error.message)}. Check the base URL and the network.`;
+      return `${sanitize(error.message, { singleLine: true })}. Check the base URL and the network.`;
     case 'server':
       return `the shop's API had a problem (${error.status ? `HTTP ${error.status}` : 'bad answer'}).`;
     default:
-      return sanitize(error.message);
+      // bad_response, redirect, and codes the service invents: the message says it all.
+      return sanitize(error.message, { singleLine: true });
   }
 }

@@ -5,6 +5,7 @@
  * carries an Idempotency-Key, so a retry can never send a second text.
  */
 import type { ApiError } from './errors.js';
+import { MAX_HEADER_CHARS, MAX_RETRY_AFTER_S } from './limits.js';
 
 export interface RetryOptions {
   /** Attempts in all, the first included. */
@@ -38,12 +39,16 @@ export function backoffDelay(failures: number, options: RetryOptions, random: ()
   return Math.round(step / 2 + random() * (step / 2));
 }
 
-/** Retry-After as whole seconds: either a number of seconds or an HTTP date. */
+/**
+ * Retry-After as whole seconds: either a number of seconds or an HTTP date.
+ * At most MAX_RETRY_AFTER_S: the whole process pauses for it, and a header
+ * saying "a year" (or a thousand digits) must not stop the inbox for good.
+ */
 export function parseRetryAfter(header: string | null, nowMs: number): number | undefined {
-  if (header === null) return undefined;
+  if (header === null || header.length > MAX_HEADER_CHARS) return undefined;
   const value = header.trim();
-  if (/^\d+$/.test(value)) return Number(value);
+  if (/^\d+$/.test(value)) return Math.min(MAX_RETRY_AFTER_S, Number(value));
   const date = Date.parse(value);
   if (Number.isNaN(date)) return undefined;
-  return Math.max(0, Math.ceil((date - nowMs) / 1000));
+  return Math.min(MAX_RETRY_AFTER_S, Math.max(0, Math.ceil((date - nowMs) / 1000)));
 }

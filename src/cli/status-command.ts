@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { createShopClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
+import { capText } from '../api/limits.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import type { Billing, ShopOverview, TextingSetup } from '../contract/resources.js';
 import { sanitize } from '../text/sanitize.js';
@@ -14,10 +15,15 @@ import { SHOP_FLAGS, settingsOrExplain } from './shop-settings.js';
 import { STATUS_USAGE } from './usage.js';
 import { VERSION } from './version.js';
 
+/** Longest value printed from the server: a name of a megabyte must not fill the terminal. */
+const MAX_VALUE_CHARS = 120;
+
 /** The day part of an ISO timestamp, or the text as given when it is not one. */
 const day = (value: string | null | undefined) =>
-  value ? sanitize(value, { singleLine: true }).slice(0, 10) : 'n/a';
-const text = (value: unknown) => sanitize(String(value ?? 'n/a'), { singleLine: true });
+  value ? sanitize(capText(value, 32), { singleLine: true }).slice(0, 10) : 'n/a';
+/** A server string as printed: cut first (cheap on a huge one), then made safe for a terminal. */
+const text = (value: unknown) =>
+  sanitize(capText(String(value ?? 'n/a'), MAX_VALUE_CHARS), { singleLine: true });
 
 export function formatStatus(
   baseUrl: string,
