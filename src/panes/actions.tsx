@@ -158,6 +158,7 @@ export const actionsPane: PaneDescriptor = {
   Component: ActionsPane,
   list: {
     identity: (state: AppState) => state.actionsFilter,
+    leftBecauseOfUs: (state: AppState, id: string) => state.decisions[id]?.state === 'done',
     of: actionList,
     noun: 'action',
     rowLabel: (action: Action) => `${enumLabel(action.kind)} ${oneLine(action.id)}`,

@@ -31,6 +31,8 @@ export interface PaneList<T> {
    * end, at the end) instead of following a record of the old list.
    */
   identity?(state: AppState): unknown;
+  /** A record that left because staff acted on it (an action approved here): its neighbour is selected quietly. */
+  leftBecauseOfUs?(state: AppState, id: string): boolean;
 }
 
 export interface PaneDescriptor {

@@ -75,14 +75,19 @@ function ReviewDetail({ review }: { review: Review | undefined }) {
         {day(review.created_at_google)} ·{' '}
         {review.replied_at ? `replied ${day(review.replied_at)}` : 'not replied'}
       </Text>
-      <Text wrap="wrap">{block(review.review_text)}</Text>
+      {/* A long review gives way to its draft: the draft's "not published" line is always in sight. */}
+      <Box flexShrink={1} minHeight={1} overflow="hidden">
+        <Text wrap="wrap">{block(review.review_text)}</Text>
+      </Box>
       {draft?.state === 'drafting' ? <Text color="cyan">drafting a reply…</Text> : null}
       {draft?.draft ? (
-        <Box flexDirection="column">
-          <Text color="magenta" bold>
+        <Box flexDirection="column" flexShrink={0} maxHeight={DETAIL_ROWS - 3}>
+          <Text color="magenta" bold wrap="truncate-end">
             DRAFT — not published{draft.draft.is_negative ? ' · flagged negative: read before using it' : ''}
           </Text>
-          <Text wrap="wrap">{block(draft.draft.reply)}</Text>
+          <Box overflow="hidden" flexShrink={1}>
+            <Text wrap="wrap">{block(draft.draft.reply)}</Text>
+          </Box>
         </Box>
       ) : null}
       {draft?.state === 'failed' && draft.error ? (

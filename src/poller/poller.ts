@@ -270,7 +270,9 @@ export class Poller {
       }
       case 'network':
       case 'timeout':
-      case 'server': {
+      case 'server':
+      // A redirect says the base URL or a proxy in front of it is wrong, for every read: back off and say so.
+      case 'redirect': {
         this.failures += 1;
         const step = Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** (this.failures - 1));
         const wait = Math.round(step / 2 + this.random() * (step / 2));
@@ -280,7 +282,7 @@ export class Poller {
           previous.state === 'offline' || previous.state === 'server_error' ? previous.since : now;
         this.store.setState({
           connection: {
-            state: error.code === 'server' ? 'server_error' : 'offline',
+            state: error.code === 'server' || error.code === 'redirect' ? 'server_error' : 'offline',
             since,
             retryAt: this.retryAt,
             message: explainApiError(error),

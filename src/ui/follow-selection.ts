@@ -59,7 +59,8 @@ export function followSelections(store: AppStore, now: () => number = Date.now):
         names.set(pane.id, { id: result.selection.id, name: pane.list.rowLabel(selectedRow) });
       if (!renewed && result.selection === selectionOf(state, pane.id)) continue;
       selection = { ...selection, [pane.id]: result.selection };
-      if (result.left && !quiet && !renewed && !list.followsEnd && visible(state, pane.id)) {
+      const ours = result.left ? pane.list.leftBecauseOfUs?.(state, result.left.id) === true : false;
+      if (result.left && !quiet && !renewed && !ours && !list.followsEnd && visible(state, pane.id)) {
         const which = before?.id === result.left.id ? ` (${before.name})` : '';
         const gone = `The ${pane.list.noun} you had selected${which} left this list`;
         notice = {

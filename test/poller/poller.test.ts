@@ -271,3 +271,44 @@ describe('poller: the request budget', () => {
     expect(p.log).toHaveLength(5);
   });
 });
+
+describe('poller: a redirect on every read', () => {
+  it('backs off and says the API redirects (check the base URL), then recovers alone', async () => {
+    const { startHostileServer } = await import('../support/hostile-server.js');
+    const s = await startSim();
+    const hostile = await startHostileServer({ upstream: s.baseUrl });
+    try {
+      hostile.behave({ kind: 'redirect', status: 302 });
+      const session = createSession({
+        visibleSlots: visibleReads,
+        baseUrl: hostile.baseUrl,
+        apiKey: s.sim.tokens.write,
+        intervals: FAST,
+        backoff: { baseMs: 200, maxMs: 800 },
+      });
+      sessions.push(session);
+      session.start();
+      const deadline = Date.now() + 5_000;
+      while (session.store.getState().connection.state !== 'server_error') {
+        if (Date.now() > deadline) throw new Error('no server_error state');
+        await sleep(20);
+      }
+      const connection = session.store.getState().connection;
+      expect(connection.state === 'server_error' && connection.message).toMatch(/redirect/);
+      // Backing off: over 1.5 s, a handful of reads, not the dozens FAST intervals would make.
+      const before = hostile.requests.length;
+      await sleep(1_500);
+      expect(hostile.requests.length - before).toBeLessThanOrEqual(6);
+      // Nothing followed a redirect.
+      expect(hostile.elsewhere.requests).toEqual([]);
+      hostile.reset();
+      const recovered = Date.now() + 5_000;
+      while (session.store.getState().connection.state !== 'ok') {
+        if (Date.now() > recovered) throw new Error('did not recover');
+        await sleep(20);
+      }
+    } finally {
+      await hostile.close();
+    }
+  });
+});
