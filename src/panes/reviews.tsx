@@ -81,7 +81,7 @@ function ReviewDetail({ review }: { review: Review | undefined }) {
       </Box>
       {draft?.state === 'drafting' ? <Text color="cyan">drafting a reply…</Text> : null}
       {draft?.draft ? (
-        <Box flexDirection="column" flexShrink={0} maxHeight={DETAIL_ROWS - 3}>
+        <Box flexDirection="column" flexShrink={0}>
           <Text color="magenta" bold wrap="truncate-end">
             DRAFT — not published{draft.draft.is_negative ? ' · flagged negative: read before using it' : ''}
           </Text>
