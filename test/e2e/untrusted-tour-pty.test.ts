@@ -80,6 +80,8 @@ function inbox(baseUrl: string, key: string) {
   };
 }
 
+const ESC = '\u001B';
+
 /** No control payload reached the terminal as it is: none of its tell-tale bytes in the raw output. */
 function expectNothingInjected(raw: string) {
   for (const payload of INJECTION_PAYLOADS) {
@@ -87,7 +89,7 @@ function expectNothingInjected(raw: string) {
     expect(raw.includes(payload.evidence), `${payload.name} got through`).toBe(false);
   }
   // Beyond the payloads' own markers: no OSC, DCS, APC or C1 control at all, and no bidi override.
-  expect(raw).not.toMatch(/\u001B[\]P_^X]/);
+  expect(raw).not.toMatch(new RegExp(`${ESC}[\\]P_^X]`));
   expect(raw).not.toMatch(/[\u0080-\u009F]/);
   expect(raw).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
 }
