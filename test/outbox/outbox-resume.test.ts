@@ -117,7 +117,7 @@ describe('the outbox on disk', () => {
   it('resumes after a crash with the same key: the text sent before the crash is not sent again', async () => {
     const t = await startSim();
     const env = { XDG_STATE_HOME: await stateHome() };
-    const { contact, sentCount } = contactWithLead(t);
+    const { sentCount } = contactWithLead(t);
 
     // First run: the service sends the text, the answer is lost, and the process dies before retrying.
     const text = await crashAfterFailedSend(t, env, 'Tech is 10 min away', { kind: 'drop_response' });
@@ -143,7 +143,7 @@ describe('the outbox on disk', () => {
   it('sends a text that never went out before the crash, once', async () => {
     const t = await startSim();
     const env = { XDG_STATE_HOME: await stateHome() };
-    const { contact, sentCount } = contactWithLead(t);
+    const { sentCount } = contactWithLead(t);
     await crashAfterFailedSend(t, env, 'Running late, 15 min', { kind: 'reset' });
     expect(sentCount('Running late, 15 min')).toBe(0);
 
