@@ -7,6 +7,5 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
-    benchmark: { include: ['bench/**/*.bench.ts'] },
   },
 });

@@ -1,0 +1,358 @@
+/**
+ * `npm run bench`: what staff feel, measured on the bundle a user runs, in a
+ * real pseudo-terminal, side by side with references measured in the same
+ * run: `node -e 0` and a bare Ink "hello" bundled the same way. Prints one
+ * table, with each figure's budget, and writes it to BENCHMARKS.md with the
+ * machine and the date. Benchmarks report; nothing here fails on timing.
+ *
+ * Figures: time from spawn to the shop's name and first lead on screen;
+ * key press (j/k) to the first byte written; bytes written per j at 120×40;
+ * resident memory after load and after 30 s idle; heap 6 s after start;
+ * requests an idle inbox makes in a minute; a client call against a raw
+ * fetch; heap and RSS over 10,000 poll cycles.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import pty from 'node-pty';
+import { INK_BUNDLE } from '../scripts/bundle-options.mjs';
+import { createShopClient } from '../src/api/client.js';
+import { endpoints } from '../src/contract/endpoints.js';
+import { successEnvelope } from '../src/contract/envelopes.js';
+import { createSession } from '../src/session/create-session.js';
+import { createSimulator } from '../src/sim/simulator.js';
+
+const QUICK = process.argv.includes('--quick');
+const RUNS = QUICK ? 3 : 7;
+const PRESSES = QUICK ? 40 : 200;
+const IDLE_MS = QUICK ? 5_000 : 30_000;
+const REQUEST_MINUTE_MS = QUICK ? 15_000 : 60_000;
+const POLL_CYCLES = QUICK ? 2_000 : 10_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+};
+const median = (values: number[]) => quantile(values, 0.5);
+const mib = (bytes: number) => bytes / 1024 / 1024;
+const rssMiB = (pid: number) => {
+  try {
+    const status = spawnSync('cat', [`/proc/${pid}/status`], { encoding: 'utf8' }).stdout;
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+};
+
+interface Program {
+  term: pty.IPty;
+  /** When each chunk of output arrived, and its size in bytes. */
+  chunks: Array<{ at: number; bytes: number }>;
+  text(): string;
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<number>;
+  /** The heap and RSS the program reports about itself (see the preload below). */
+  memory(): Promise<NodeJS.MemoryUsage>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Loaded into each program measured: on SIGUSR2 it writes its own
+ * process.memoryUsage() to a file. It does nothing else.
+ */
+const MEMORY_PROBE =
+  "data:text/javascript,import { writeFileSync } from 'node:fs'; process.on('SIGUSR2', () => writeFileSync(process.env.BENCH_MEMORY_FILE, JSON.stringify(process.memoryUsage())));";
+
+const CONTROL_SEQUENCE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
+
+let probeCount = 0;
+function start(script: string, args: string[], env: NodeJS.ProcessEnv, cols = 120, rows = 40): Program {
+  const memoryFile = join(tmpdir(), `shop-inbox-bench-memory-${process.pid}-${probeCount++}.json`);
+  const started = performance.now();
+  const term = pty.spawn(process.execPath, ['--import', MEMORY_PROBE, script, ...args], {
+    cols,
+    rows,
+    cwd: process.cwd(),
+    env: { ...env, TERM: 'xterm-256color', LANG: 'C.UTF-8', BENCH_MEMORY_FILE: memoryFile },
+  });
+  const chunks: Program['chunks'] = [];
+  let output = '';
+  term.onData((data) => {
+    chunks.push({ at: performance.now(), bytes: Buffer.byteLength(data) });
+    output = (output + data).slice(-100_000);
+  });
+  const exited = new Promise<void>((resolve) => term.onExit(() => resolve()));
+  const plain = () => output.replace(CONTROL_SEQUENCE, '');
+  return {
+    term,
+    chunks,
+    text: plain,
+    async waitFor(pattern, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(plain())) {
+        if (Date.now() > deadline) throw new Error(`never showed ${pattern}`);
+        await sleep(1);
+      }
+      return performance.now() - started;
+    },
+    async memory() {
+      await rm(memoryFile, { force: true });
+      process.kill(term.pid, 'SIGUSR2');
+      for (let i = 0; i < 200; i += 1) {
+        try {
+          return JSON.parse(await readFile(memoryFile, 'utf8')) as NodeJS.MemoryUsage;
+        } catch {
+          await sleep(10);
+        }
+      }
+      throw new Error('no memory report');
+    },
+    async stop() {
+      term.write('q');
+      await Promise.race([exited, sleep(3_000)]);
+      term.kill();
+      await rm(memoryFile, { force: true });
+    },
+  };
+}
+
+interface Row {
+  figure: string;
+  inbox: string;
+  reference: string;
+  budget: string;
+  met: boolean | undefined;
+}
+const rows: Row[] = [];
+const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+
+async function main() {
+  const work = await mkdtemp(join(tmpdir(), 'shop-inbox-bench-'));
+  const hello = join(work, 'ink-hello.js');
+  await build({
+    ...INK_BUNDLE,
+    entryPoints: ['bench/reference/ink-hello.tsx'],
+    outfile: hello,
+    logLevel: 'error',
+  });
+
+  const sim = createSimulator({ rateLimitPerMinute: 100_000 });
+  const { baseUrl } = await sim.listen();
+  const inboxEnv = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: work,
+    XDG_CONFIG_HOME: join(work, 'config'),
+    XDG_STATE_HOME: join(work, 'state'),
+    SHOP_API_BASE_URL: baseUrl,
+    SHOP_API_KEY: sim.tokens.write,
+  };
+  const businessAndLead = /Rivera Plumbing[\s\S]*Inbox — open leads \(\d+\)[\s\S]*\+1\d{10}/;
+  console.error(`measuring (${QUICK ? 'quick' : 'full'} run)…`);
+
+  // --- start-up ---------------------------------------------------------------------------------
+  const nodeStart: number[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    const began = performance.now();
+    spawnSync(process.execPath, ['-e', '0']);
+    nodeStart.push(performance.now() - began);
+  }
+  const helloStart: number[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    const program = start(hello, [], inboxEnv);
+    helloStart.push(await program.waitFor(/hello from ink/));
+    await program.stop();
+  }
+  const inboxStart: number[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    const program = start('dist/cli.js', [], inboxEnv);
+    inboxStart.push(await program.waitFor(businessAndLead));
+    await program.stop();
+  }
+  const startBudget = 1.3 * median(helloStart);
+  rows.push({
+    figure: `spawn → shop name and first lead on screen, 120×40 (median of ${RUNS})`,
+    inbox: `${fixed(median(inboxStart))} ms`,
+    reference: `Ink hello ${fixed(median(helloStart))} ms · node -e 0 ${fixed(median(nodeStart))} ms`,
+    budget: `≤ 1.3 × Ink hello = ${fixed(startBudget)} ms`,
+    met: median(inboxStart) <= startBudget,
+  });
+
+  // --- keys, bytes, memory of one running inbox --------------------------------------------------
+  const inbox = start('dist/cli.js', [], inboxEnv);
+  await inbox.waitFor(businessAndLead);
+  await sleep(2_000);
+  const latencies: number[] = [];
+  const bytesPerJ: number[] = [];
+  for (let i = 0; i < PRESSES; i += 1) {
+    const key = i % 2 === 0 ? 'j' : 'k';
+    const from = inbox.chunks.length;
+    const pressed = performance.now();
+    inbox.term.write(key);
+    await sleep(250);
+    const after = inbox.chunks.slice(from);
+    const first = after[0];
+    if (first) latencies.push(first.at - pressed);
+    if (key === 'j') bytesPerJ.push(after.reduce((sum, chunk) => sum + chunk.bytes, 0));
+  }
+  rows.push({
+    figure: `key (j/k) → first output byte, ${PRESSES} presses`,
+    inbox: `p50 ${fixed(median(latencies), 1)} ms · p99 ${fixed(quantile(latencies, 0.99), 1)} ms`,
+    reference: '',
+    budget: 'p50 ≤ 5 ms · p99 ≤ 16 ms',
+    met: median(latencies) <= 5 && quantile(latencies, 0.99) <= 16,
+  });
+  rows.push({
+    figure: 'bytes written per j at 120×40 (the highlight and the thread beside it)',
+    inbox: `median ${fixed(median(bytesPerJ))} · p90 ${fixed(quantile(bytesPerJ, 0.9))}`,
+    reference: '',
+    budget: 'median ≤ 600',
+    met: median(bytesPerJ) <= 600,
+  });
+
+  const helloIdle = start(hello, [], inboxEnv);
+  await helloIdle.waitFor(/hello from ink/);
+  await sleep(1_000);
+  const helloLoaded = rssMiB(helloIdle.term.pid);
+  const inboxLoaded = rssMiB(inbox.term.pid);
+  await sleep(Math.max(0, 6_000 - 1_000));
+  const helloHeap = mib((await helloIdle.memory()).heapUsed);
+  await sleep(IDLE_MS);
+  const helloIdleRss = rssMiB(helloIdle.term.pid);
+  const inboxIdleRss = rssMiB(inbox.term.pid);
+  const memoryBudget = 1.5 * Math.max(helloLoaded, helloIdleRss);
+  rows.push({
+    figure: `resident memory after load, and after ${IDLE_MS / 1000} s idle`,
+    inbox: `${fixed(inboxLoaded)} MiB · ${fixed(inboxIdleRss)} MiB`,
+    reference: `Ink hello ${fixed(helloLoaded)} MiB · ${fixed(helloIdleRss)} MiB`,
+    budget: `≤ 1.5 × Ink hello = ${fixed(memoryBudget)} MiB`,
+    met: Math.max(inboxLoaded, inboxIdleRss) <= memoryBudget,
+  });
+  await helloIdle.stop();
+  await inbox.stop();
+
+  const fresh = start('dist/cli.js', [], inboxEnv);
+  await fresh.waitFor(businessAndLead);
+  await sleep(6_000);
+  const inboxHeap = mib((await fresh.memory()).heapUsed);
+  rows.push({
+    figure: 'heap in use 6 s after start',
+    inbox: `${fixed(inboxHeap, 1)} MiB`,
+    reference: `Ink hello ${fixed(helloHeap, 1)} MiB`,
+    budget: '(reported)',
+    met: undefined,
+  });
+  // An idle inbox's requests: counted at the simulator while nobody touches a key.
+  sim.requests.clear();
+  await sleep(REQUEST_MINUTE_MS);
+  const perMinute = (sim.requests.list().length * 60_000) / REQUEST_MINUTE_MS;
+  rows.push({
+    figure: `requests an idle inbox makes per minute (over ${REQUEST_MINUTE_MS / 1000} s)`,
+    inbox: `${fixed(perMinute, 1)}`,
+    reference: 'the key allows 120 for every terminal of the shop',
+    budget: '≤ 30',
+    met: perMinute <= 30,
+  });
+  await fresh.stop();
+
+  // --- the client over loopback -----------------------------------------------------------------
+  const client = createShopClient({ baseUrl, apiKey: sim.tokens.write });
+  const headers = { authorization: `Bearer ${sim.tokens.write}` };
+  const timeCalls = async (call: () => Promise<unknown>, times: number) => {
+    for (let i = 0; i < 20; i += 1) await call();
+    const began = performance.now();
+    for (let i = 0; i < times; i += 1) await call();
+    return (performance.now() - began) / times;
+  };
+  const raw = await timeCalls(
+    async () => (await fetch(`${baseUrl}/inbox?limit=100`, { headers })).json(),
+    300,
+  );
+  const viaClient = await timeCalls(() => client.getInbox({ limit: 100 }), 300);
+  const inboxJson = await (await fetch(`${baseUrl}/inbox?limit=100`, { headers })).json();
+  const envelope = successEnvelope(endpoints.getInbox.data);
+  const parse = await timeCalls(async () => envelope.parse(inboxJson), 2_000);
+  rows.push({
+    figure: 'GET /inbox?limit=100 over loopback: the client against a raw fetch',
+    inbox: `${fixed(viaClient, 2)} ms (zod ${fixed(parse, 3)} ms of it)`,
+    reference: `raw fetch ${fixed(raw, 2)} ms`,
+    budget: '(reported)',
+    met: undefined,
+  });
+
+  // --- memory over many poll cycles ---------------------------------------------------------------
+  const session = createSession({
+    baseUrl,
+    apiKey: sim.tokens.read,
+    maxRpm: 100_000,
+    intervals: { visibleMs: 0, headerMs: 0, backgroundMs: 0, rareMs: 0 },
+  });
+  const reads = () => sim.requests.list().length;
+  sim.requests.clear();
+  let counted = 0;
+  const checkpoints: Array<{ cycles: number; heap: number; rss: number }> = [];
+  session.start();
+  const gc = (globalThis as { gc?: () => void }).gc;
+  while (counted < POLL_CYCLES) {
+    await sleep(200);
+    counted += reads();
+    sim.requests.clear();
+    if (checkpoints.length === 0 || counted - (checkpoints.at(-1)?.cycles ?? 0) >= POLL_CYCLES / 5) {
+      gc?.();
+      const usage = process.memoryUsage();
+      checkpoints.push({ cycles: counted, heap: mib(usage.heapUsed), rss: mib(usage.rss) });
+    }
+  }
+  session.close();
+  const half = checkpoints.find((point) => point.cycles >= POLL_CYCLES / 2) ?? checkpoints[0];
+  const last = checkpoints.at(-1);
+  const rssGrowth = (last?.rss ?? 0) - (half?.rss ?? 0);
+  rows.push({
+    figure: `${POLL_CYCLES.toLocaleString('en')} poll cycles against the simulator (heap after GC; RSS)`,
+    inbox:
+      checkpoints.map((point) => `${fixed(point.heap, 1)}`).join(' → ') +
+      ` MiB heap; RSS +${fixed(rssGrowth, 1)} MiB in the second half`,
+    reference: '',
+    budget: 'heap flat · RSS growth in the second half ≤ 5 MiB',
+    met: rssGrowth <= 5,
+  });
+
+  await sim.close();
+  await rm(work, { recursive: true, force: true });
+  await report();
+}
+
+async function report() {
+  const header = ['figure', 'inbox', 'reference (same run)', 'budget', 'met'];
+  const table = [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map(
+      (row) =>
+        `| ${row.figure} | ${row.inbox} | ${row.reference} | ${row.budget} | ${row.met === undefined ? '' : row.met ? 'yes' : 'NO'} |`,
+    ),
+  ].join('\n');
+  const cpu = cpus();
+  const machine = `${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown'}), ${fixed(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, ${process.platform}`;
+  const date = new Date().toISOString().slice(0, 10);
+  console.log(`\n${table}\n\n${machine}; ${date}${QUICK ? '; quick run' : ''}`);
+  if (QUICK) return;
+  const path = 'BENCHMARKS.md';
+  let notes = '';
+  try {
+    const existing = await readFile(path, 'utf8');
+    const marker = existing.indexOf('\n## Notes');
+    if (marker !== -1) notes = existing.slice(marker);
+  } catch {
+    // First run: no notes yet.
+  }
+  await writeFile(
+    path,
+    `# Benchmarks\n\nWritten by \`npm run bench\` (after \`npm run build\`): the built \`dist/cli.js\` in a real pseudo-terminal at 120×40, pointed at a simulator already running in the benchmark's process, beside references measured in the same run.\n\nMachine: ${machine}. Date: ${date}.\n\n${table}\n${notes}`,
+  );
+  console.log(`\nwritten to ${path}`);
+}
+
+await main();
+process.exit(0);
