@@ -21,6 +21,9 @@ const noDevtools = {
   },
 };
 
+/** Bounds a cache that Ink keeps for the life of the process (a running clock makes new texts forever). */
+const BOUNDED = (name, limit) => `if (${name}.size > ${limit}) ${name}.clear();`;
+
 /**
  * Changes to Ink 6.8.0, in the CLI's bundle only, each with why. Every change
  * names the exact code it replaces: the build fails loudly when a package
@@ -41,6 +44,116 @@ const INK_PATCHES = [
         'buffer.push(ansiEscapes.cursorUp(previousVisible - 1));',
         "buffer.push(ansiEscapes.cursorUp(previousVisible - (previousOutput.endsWith('\\n') ? 0 : 1)));",
       ],
+    ],
+  },
+  {
+    /**
+     * Every frame measured and tokenized every line anew: the caches live in
+     * the Output object and a new Output is made for each frame, so a key
+     * press at 120×40 spent most of its ~30 ms on lines that had not changed.
+     * - one cache is kept across frames (emptied when it grows past a bound);
+     * - clipping a line to a box it already fits in (most lines) is skipped,
+     *   and real cuts are cached;
+     * - blank cells are one shared object, so that a row whose cells are the
+     *   same objects as the last frame's is known unchanged at a glance, and
+     *   its text from the last frame is used again.
+     */
+    file: 'ink/build/output.js',
+    replace: [
+      ['caches = new OutputCaches();', 'caches = sharedOutputCaches();'],
+      [
+        'return sliceAnsi(line, from, to);',
+        [
+          'if (from === 0 && to >= width) return line;',
+          "const clipKey = from + ':' + to + ':' + line;",
+          'let clipped = this.caches.clips.get(clipKey);',
+          'if (clipped === undefined) { clipped = sliceAnsi(line, from, to); this.caches.clips.set(clipKey, clipped); }',
+          'return clipped;',
+        ].join(' '),
+      ],
+      [
+        `row.push({
+                    type: 'char',
+                    value: ' ',
+                    fullWidth: false,
+                    styles: [],
+                });`,
+        'row.push(BLANK_CELL);',
+      ],
+      [
+        `const generatedOutput = output
+            .map(line => {
+            // See https://github.com/vadimdemedes/ink/pull/564#issuecomment-1637022742
+            const lineWithoutEmptyItems = line.filter(item => item !== undefined);
+            return styledCharsToString(lineWithoutEmptyItems).trimEnd();
+        })
+            .join('\\n');`,
+        `const previousRows = this.caches.rows;
+        const nextRows = [];
+        const generatedOutput = output
+            .map((line, rowIndex) => {
+            const previous = previousRows[rowIndex];
+            if (previous && previous.cells.length === line.length && previous.cells.every((cell, index) => cell === line[index])) {
+                nextRows.push(previous);
+                return previous.text;
+            }
+            const text = lineText(line);
+            nextRows.push({ cells: line, text });
+            return text;
+        })
+            .join('\\n');
+        this.caches.rows = nextRows;`,
+      ],
+      [
+        'export default class Output {',
+        `const BLANK_CELL = Object.freeze({ type: 'char', value: ' ', fullWidth: false, styles: Object.freeze([]) });
+const lineText = (line) => styledCharsToString(line.filter(item => item !== undefined)).trimEnd();
+let sharedCaches;
+function sharedOutputCaches() {
+    if (sharedCaches === undefined) {
+        sharedCaches = new OutputCaches();
+        sharedCaches.clips = new Map();
+        sharedCaches.rows = [];
+    }
+    for (const cache of [sharedCaches.styledChars, sharedCaches.widths, sharedCaches.blockWidths, sharedCaches.clips]) {
+        ${BOUNDED('cache', 20_000)}
+    }
+    return sharedCaches;
+}
+export default class Output {`,
+      ],
+    ],
+  },
+  {
+    /** The width of every text, every frame, was measured anew: kept. */
+    file: 'ink/build/render-node-to-output.js',
+    replace: [
+      [
+        'const currentWidth = widestLine(text);',
+        `let currentWidth = widestLines.get(text);
+                if (currentWidth === undefined) { ${BOUNDED('widestLines', 20_000)} currentWidth = widestLine(text); widestLines.set(text, currentWidth); }`,
+      ],
+      [
+        "import widestLine from 'widest-line';",
+        "import widestLine from 'widest-line';\nconst widestLines = new Map();",
+      ],
+    ],
+  },
+  {
+    /** Ink's caches of wrapped and measured texts grew for as long as the program ran. */
+    file: 'ink/build/wrap-text.js',
+    replace: [
+      ['const cache = {};', 'let cache = {};\nlet cached = 0;'],
+      [
+        'cache[cacheKey] = wrappedText;',
+        'if (++cached > 20000) { cache = {}; cached = 0; }\n    cache[cacheKey] = wrappedText;',
+      ],
+    ],
+  },
+  {
+    file: 'ink/build/measure-text.js',
+    replace: [
+      ['cache.set(text, dimensions);', `${BOUNDED('cache', 20_000)}\n    cache.set(text, dimensions);`],
     ],
   },
 ];
