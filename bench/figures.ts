@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import xtermHeadless from '@xterm/headless';
 import { build } from 'esbuild';
 import pty from 'node-pty';
 import { INK_BUNDLE } from '../scripts/bundle-options.mjs';
@@ -51,7 +52,11 @@ interface Program {
   term: pty.IPty;
   /** When each chunk of output arrived, and its size in bytes. */
   chunks: Array<{ at: number; bytes: number }>;
-  text(): string;
+  /**
+   * Resolves with the time from spawn until the screen (a headless xterm fed
+   * every byte) first showed the pattern: the arrival of the chunk that
+   * completed it, not the moment the bench got round to parsing it.
+   */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<number>;
   /** The heap and RSS the program reports about itself (see the preload below). */
   memory(): Promise<NodeJS.MemoryUsage>;
@@ -65,8 +70,6 @@ interface Program {
 const MEMORY_PROBE =
   "data:text/javascript,import { writeFileSync } from 'node:fs'; process.on('SIGUSR2', () => writeFileSync(process.env.BENCH_MEMORY_FILE, JSON.stringify(process.memoryUsage())));";
 
-const CONTROL_SEQUENCE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]`, 'g');
-
 let probeCount = 0;
 function start(script: string, args: string[], env: NodeJS.ProcessEnv, cols = 120, rows = 40): Program {
   const memoryFile = join(tmpdir(), `shop-inbox-bench-memory-${process.pid}-${probeCount++}.json`);
@@ -77,25 +80,57 @@ function start(script: string, args: string[], env: NodeJS.ProcessEnv, cols = 12
     cwd: process.cwd(),
     env: { ...env, TERM: 'xterm-256color', LANG: 'C.UTF-8', BENCH_MEMORY_FILE: memoryFile },
   });
+  // What a user would see: programs that send only the changed cells of a
+  // frame cannot be read from their raw output.
+  const screen = new xtermHeadless.Terminal({ cols, rows, allowProposedApi: true });
+  const screenText = () => {
+    const buffer = screen.buffer.active;
+    const lines: string[] = [];
+    for (let y = 0; y < rows; y += 1)
+      lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
+    return lines.join('\n');
+  };
+  const waiters = new Set<{ pattern: RegExp; resolve: (at: number) => void }>();
   const chunks: Program['chunks'] = [];
-  let output = '';
   term.onData((data) => {
-    chunks.push({ at: performance.now(), bytes: Buffer.byteLength(data) });
-    output = (output + data).slice(-100_000);
+    const at = performance.now();
+    chunks.push({ at, bytes: Buffer.byteLength(data) });
+    screen.write(data, () => {
+      if (waiters.size === 0) return;
+      const text = screenText();
+      for (const waiter of waiters) {
+        if (!waiter.pattern.test(text)) continue;
+        waiters.delete(waiter);
+        waiter.resolve(at - started);
+      }
+    });
   });
   const exited = new Promise<void>((resolve) => term.onExit(() => resolve()));
-  const plain = () => output.replace(CONTROL_SEQUENCE, '');
   return {
     term,
     chunks,
-    text: plain,
-    async waitFor(pattern, timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!pattern.test(plain())) {
-        if (Date.now() > deadline) throw new Error(`never showed ${pattern}`);
-        await sleep(1);
-      }
-      return performance.now() - started;
+    waitFor(pattern, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const waiter = {
+          pattern,
+          resolve: (at: number) => {
+            clearTimeout(timer);
+            resolve(at);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new Error(`never showed ${pattern}; the screen:\n${screenText()}`));
+        }, timeoutMs);
+        waiters.add(waiter);
+        // Already on screen (a later wait for what an earlier frame drew).
+        screen.write('', () => {
+          if (waiters.has(waiter) && pattern.test(screenText())) {
+            waiters.delete(waiter);
+            waiter.resolve(performance.now() - started);
+          }
+        });
+      });
     },
     async memory() {
       await rm(memoryFile, { force: true });
@@ -113,6 +148,7 @@ function start(script: string, args: string[], env: NodeJS.ProcessEnv, cols = 12
       term.write('q');
       await Promise.race([exited, sleep(3_000)]);
       term.kill();
+      screen.dispose();
       await rm(memoryFile, { force: true });
     },
   };
