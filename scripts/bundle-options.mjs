@@ -1,6 +1,10 @@
 // How Ink programs are bundled here: the CLI (scripts/build.mjs) and the bare
 // Ink reference the benchmarks measure it against (bench/), the same way.
 import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+
+/** The project's own module the patched Ink imports, found from where the build runs (the project root). */
+const LINE_UPDATE = 'shop-inbox:terminal-line-update';
 
 /**
  * Ink imports its React devtools bridge only when DEV=true; a bundle that left
@@ -43,6 +47,23 @@ const INK_PATCHES = [
       [
         'buffer.push(ansiEscapes.cursorUp(previousVisible - 1));',
         "buffer.push(ansiEscapes.cursorUp(previousVisible - (previousOutput.endsWith('\\n') ? 0 : 1)));",
+      ],
+      /**
+       * A changed line was rewritten whole, and each unchanged one cost a
+       * move of its own: over SSH, moving the highlight one row sent two full
+       * lines. Now only the changed cells of a line are sent, and a run of
+       * unchanged lines is one move (src/ui/terminal-line-update.ts).
+       */
+      [
+        `            buffer.push(ansiEscapes.cursorTo(0) +
+                nextLines[i] +
+                ansiEscapes.eraseEndLine +`,
+        `            buffer.push(lineUpdate(previousLines[i] ?? '', nextLines[i]) +`,
+      ],
+      ["stream.write(buffer.join(''));", "stream.write(collapseLineMoves(buffer.join('')));"],
+      [
+        "import ansiEscapes from 'ansi-escapes';",
+        `import ansiEscapes from 'ansi-escapes';\nimport { collapseLineMoves, lineUpdate } from '${LINE_UPDATE}';`,
       ],
     ],
   },
@@ -162,6 +183,12 @@ export default class Output {`,
 export const patchedInk = {
   name: 'patch-ink',
   setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: new RegExp(`^${LINE_UPDATE}$`) }, () => ({
+      path: resolve(
+        pluginBuild.initialOptions.absWorkingDir ?? process.cwd(),
+        'src/ui/terminal-line-update.ts',
+      ),
+    }));
     for (const patch of INK_PATCHES) {
       const filter = new RegExp(`[\\\\/]${patch.file.replaceAll('.', '\\.').replaceAll('/', '[\\\\/]')}$`);
       pluginBuild.onLoad({ filter }, async (args) => {
