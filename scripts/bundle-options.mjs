@@ -183,6 +183,17 @@ export default class Output {`,
 export const patchedInk = {
   name: 'patch-ink',
   setup(pluginBuild) {
+    /**
+     * Ink draws nothing until exit when it believes it runs in CI (`CI` or
+     * `CONTINUOUS_INTEGRATION` set and not "false"): a staff member whose shell
+     * exports one, or a tmux server started from such a shell, got a blank
+     * inbox. The CLI starts Ink only on a terminal, so it is never in CI.
+     */
+    pluginBuild.onResolve({ filter: /^is-in-ci$/ }, () => ({ path: 'is-in-ci', namespace: 'not-in-ci' }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'not-in-ci' }, () => ({
+      contents: 'export default false;',
+      loader: 'js',
+    }));
     pluginBuild.onResolve({ filter: new RegExp(`^${LINE_UPDATE}$`) }, () => ({
       path: resolve(
         pluginBuild.initialOptions.absWorkingDir ?? process.cwd(),

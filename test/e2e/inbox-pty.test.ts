@@ -205,6 +205,21 @@ describe('the inbox in a real terminal', () => {
     expectTerminalRestored(t);
   });
 
+  it('with CI=true in the shell (Ink would draw nothing until exit): the inbox still draws and quits cleanly', async () => {
+    const t = openViaShell(
+      ['--demo'],
+      { cols: 100, rows: 30 },
+      cleanEnv({ CI: 'true', CONTINUOUS_INTEGRATION: '1' }),
+    );
+    await waitForInbox(t);
+    t.send('3');
+    await t.waitForText(/│ Reviews \(/);
+    t.send('q');
+    const { stty } = await cliExit(t, 0);
+    expectCookedMode(stty);
+    expectTerminalRestored(t);
+  });
+
   it('80×24: one pane at a time under the tabs; tab and j move, and nothing is wider than 80 columns', async () => {
     const t = openViaShell(['--demo'], { cols: 80, rows: 24 });
     await waitForInbox(t);

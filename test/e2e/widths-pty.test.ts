@@ -137,7 +137,8 @@ describe('wide and joined characters, in a real terminal', () => {
           '80',
           '-y',
           '24',
-          `env ${vars.join(' ')} '${process.execPath}' '${cliPath}'`,
+          // env -i: the tmux server carries the environment of the test run (CI=true among it), the pane none of it.
+          `env -i ${vars.join(' ')} '${process.execPath}' '${cliPath}'`,
         );
         for (const [cols, rows] of [
           [80, 24],
