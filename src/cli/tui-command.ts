@@ -7,8 +7,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '../config/config-error.js';
 import { readConfig, type ShopInboxConfig } from '../config/config-file.js';
 import { DEFAULT_MAX_RPM } from '../session/create-session.js';
-import { buildKeymap, KeymapError } from '../ui/commands/keymap.js';
-import { runInbox } from '../ui/run-inbox.js';
+import { type InboxSessionOptions, startInboxSession } from '../session/start-inbox-session.js';
 import { SHOP_FLAGS, settingsOrExplain } from './shop-settings.js';
 import { UsageError } from './usage-error.js';
 
@@ -32,14 +31,14 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   }
   if (values.demo) {
     // The demo needs no shop settings, but a user's keys and mouse choice still apply.
-    const config = await keysOrExplain(() => readConfig(env));
+    const config = await configOrExplain(env);
     if (config === false) return 1;
     if (!canShowInbox(env)) return 2;
     const { createSimulator } = await import('../sim/simulator.js');
     const sim = createSimulator({ live: true, seed: Date.now() % 100_000 });
     const running = await sim.listen({ host: '127.0.0.1', port: 0 });
     try {
-      return await runInbox({
+      return await showInbox({
         baseUrl: running.baseUrl,
         apiKey: sim.tokens.write,
         readOnly: values['read-only'],
@@ -53,24 +52,47 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
     }
   }
   const settings = await settingsOrExplain(values, env);
-  if (!settings || (await keysOrExplain(async () => settings)) === false) return 1;
+  if (!settings) return 1;
   if (!canShowInbox(env)) return 2;
-  return runInbox({ ...settings, maxRpm, demo: false, mouse: settings.mouse && !values['no-mouse'] });
+  return showInbox({ ...settings, maxRpm, demo: false, mouse: settings.mouse && !values['no-mouse'] });
 }
 
 /**
- * Reads the config (or settings) and checks the user's keys in it, before the screen changes; false
- * once stderr says what is wrong with them.
+ * The session starts first, so that the header and the inbox are read while
+ * the screen's code (Ink, React, the panes) loads; then the user's keys are
+ * checked, before the screen changes, and the inbox is shown.
  */
-async function keysOrExplain<T extends Pick<ShopInboxConfig, 'keys'> | undefined>(
-  read: () => Promise<T>,
-): Promise<T | false> {
+async function showInbox(
+  options: Omit<InboxSessionOptions, 'columns' | 'rows'> & { keys?: ShopInboxConfig['keys']; mouse: boolean },
+): Promise<number> {
+  const session = startInboxSession({
+    ...options,
+    columns: process.stdout.columns ?? 80,
+    rows: process.stdout.rows ?? 24,
+  });
+  const [{ runInbox }, { buildKeymap, KeymapError }] = await Promise.all([
+    import('../ui/run-inbox.js'),
+    import('../ui/commands/keymap.js'),
+  ]);
   try {
-    const config = await read();
-    buildKeymap(config?.keys);
-    return config;
+    buildKeymap(options.keys);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof KeymapError) {
+    session.close();
+    if (error instanceof KeymapError) {
+      process.stderr.write(`shop-inbox: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  return runInbox(session, { mouse: options.mouse, ...(options.keys ? { keys: options.keys } : {}) });
+}
+
+/** The config file, or false once stderr says what is wrong with it. */
+async function configOrExplain(env: NodeJS.ProcessEnv): Promise<ShopInboxConfig | undefined | false> {
+  try {
+    return await readConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
       process.stderr.write(`shop-inbox: ${error.message}\n`);
       return false;
     }

@@ -203,7 +203,8 @@ export class OutboxFile implements OutboxPersistence {
   private async lock(): Promise<() => Promise<void>> {
     await ensurePrivateDir(dirname(this.path));
     // Loaded on first use: the commands that never touch the outbox do not pay for it.
-    const lockfile = await import('proper-lockfile');
+    // A CommonJS module: its exports are the default export, in Node and in the bundle alike.
+    const { default: lockfile } = await import('proper-lockfile');
     // Waits out a lock left by a killed process (stale after staleLockMs), then gives up.
     const retries = Math.ceil((this.staleLockMs * 1.5) / 250) + 6;
     try {

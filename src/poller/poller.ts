@@ -1,7 +1,9 @@
 /**
  * The background poller: the only caller of the client besides user actions.
- * One read at a time, the most overdue first, what is visible more often than
- * what is not; each read waits for the request budget. It keeps the last data
+ * The first screen (header, visible list, the thread beside it) is read side
+ * by side at start; after that, one read at a time, the most overdue first,
+ * what is visible more often than what is not; each read waits for the
+ * request budget. It keeps the last data
  * on screen when a read fails: a 429 pauses everything for its Retry-After,
  * 5xx and network failures back off (capped, jittered), and a 401 or a 403
  * no_subscription stops it with an explanation, since no retry can fix those.
@@ -45,12 +47,22 @@ const LEAD_SETTLE_MS = 200;
 /** Part of the budget kept free for what staff do (sends, approvals, refresh keys). */
 const RESERVED_FOR_USERS = 0.2;
 
+function dedupe(slots: Slot[]): Slot[] {
+  const seen = new Set<string>();
+  return slots.filter((slot) => {
+    const key = slotKey(slot);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 export class Poller {
   private readonly client: ShopClient;
   private readonly store: AppStore;
   private readonly budget: RequestBudget;
   private readonly intervals: RefreshIntervals;
-  private readonly visibleSlots: VisibleSlots;
+  private visibleSlots: VisibleSlots;
   private readonly pageSize: number;
   private readonly backoff: { baseMs: number; maxMs: number };
   private readonly now: () => number;
@@ -92,6 +104,35 @@ export class Poller {
         this.wake();
       }
     });
+    void this.readFirstScreen().finally(() => this.wake());
+  }
+
+  /**
+   * The first screen, read at once and side by side: the header and what the
+   * focused pane shows, then what those answers brought on screen (the thread
+   * of the first lead beside the inbox). After it, one read at a time.
+   */
+  private async readFirstScreen(): Promise<void> {
+    const controller = new AbortController();
+    this.inFlight = controller;
+    try {
+      const first = dedupe([{ kind: 'me' }, ...this.visibleSlots(this.store.getState())]);
+      await Promise.all(first.map((slot) => this.readOne(slot, controller.signal)));
+      const read = new Set(first.map(slotKey));
+      const then = this.visibleSlots(this.store.getState()).filter((slot) => !read.has(slotKey(slot)));
+      if (this.running && !controller.signal.aborted && !this.store.getState().fatal)
+        await Promise.all(then.map((slot) => this.readOne(slot, controller.signal)));
+    } finally {
+      if (this.inFlight === controller) this.inFlight = undefined;
+    }
+  }
+
+  /**
+   * What the screen shows, once the UI is there: the session may start reading the first screen
+   * (the inbox) before the UI has loaded, to have the shop on screen in its first frame.
+   */
+  setVisibleSlots(visibleSlots: VisibleSlots): void {
+    this.visibleSlots = visibleSlots;
     this.wake();
   }
 
@@ -156,7 +197,8 @@ export class Poller {
       const key = slotKey(slot);
       const last = this.lastRead.get(key);
       let dueAt = last === undefined ? 0 : last + everyMs;
-      if (last === undefined && slot.kind === 'lead') {
+      // The first thread of the session is read at once; later ones once the selection rests on them.
+      if (last === undefined && slot.kind === 'lead' && this.threadsRead()) {
         const since = this.firstVisible.get(key) ?? this.now();
         if (!this.firstVisible.has(key)) {
           this.firstVisible.clear();
@@ -167,6 +209,11 @@ export class Poller {
       if (!best || dueAt < best.dueAt) best = { slot, dueAt, urgent: false };
     }
     return best;
+  }
+
+  private threadsRead(): boolean {
+    for (const key of this.lastRead.keys()) if (key.startsWith('lead:')) return true;
+    return false;
   }
 
   private async tick(): Promise<void> {
@@ -194,9 +241,18 @@ export class Poller {
   private async read(slot: Slot): Promise<void> {
     const controller = new AbortController();
     this.inFlight = controller;
+    try {
+      await this.readOne(slot, controller.signal);
+    } finally {
+      this.inFlight = undefined;
+    }
+  }
+
+  /** One slot read and stored (its data, or its failure beside the last good data). */
+  private async readOne(slot: Slot, signal: AbortSignal): Promise<void> {
     markLoading(this.store, slot);
     try {
-      const data = await this.fetch(slot, controller.signal);
+      const data = await this.fetch(slot, signal);
       const at = this.now();
       this.lastRead.set(slotKey(slot), at);
       storeData(this.store, slot, data, at);
@@ -206,8 +262,6 @@ export class Poller {
       this.lastRead.set(slotKey(slot), at);
       storeFailure(this.store, slot, failureOf(error, at));
       this.failed(error);
-    } finally {
-      this.inFlight = undefined;
     }
   }
 

@@ -55,6 +55,12 @@ export type VisibleSlots = (state: AppState) => Slot[];
 
 export const NOTHING_VISIBLE: VisibleSlots = () => [];
 
+/**
+ * What every start shows first, before the panes have loaded to say more: the
+ * inbox. The session reads it (with the header) while the UI is still loading.
+ */
+export const FIRST_SCREEN: VisibleSlots = (state) => [{ kind: 'inbox', filter: state.inboxFilter }];
+
 /** Every slot worth refreshing now, each with how often. Visible ones first. */
 export function plan(
   state: AppState,

@@ -3,69 +3,28 @@
  * tuned for slow links, and the way back on every exit path (q, SIGTERM,
  * SIGHUP from a dropped SSH session, SIGINT, a crash).
  */
-import { resolve } from 'node:path';
 import { render } from 'ink';
-import { VERSION } from '../cli/version.js';
-import type { KeySource } from '../config/key-watch.js';
-import { OutboxFile } from '../outbox/outbox-file.js';
 import { visibleReads } from '../panes/visible-reads.js';
-import { createSession } from '../session/create-session.js';
+import type { Session } from '../session/create-session.js';
 import type { UserKeys } from './commands/keymap.js';
 import { createInboxUi } from './inbox-ui.js';
 import { enterFullScreen } from './terminal.js';
 import { followTerminalSize } from './terminal-size.js';
 
 export interface RunInboxOptions {
-  baseUrl: string;
-  apiKey: string;
-  readOnly: boolean;
-  maxRpm: number;
-  demo: boolean;
   /** The user's keys from the config file. */
   keys?: UserKeys;
   /** Clicks and the wheel (off: the terminal's own text selection works as usual). */
   mouse: boolean;
-  /** Where the key came from (none in the demo): a refused key from a file is replaced by the next one saved. */
-  keySource?: 'env' | 'key-file' | 'config';
-  keyFile?: string;
-}
-
-function keySourceOf(options: RunInboxOptions): KeySource | undefined {
-  if (options.demo) return undefined;
-  switch (options.keySource) {
-    case 'env':
-      return { kind: 'env' };
-    case 'key-file':
-      return options.keyFile ? { kind: 'key-file', path: resolve(options.keyFile) } : undefined;
-    case 'config':
-      return { kind: 'config', env: process.env };
-    default:
-      return undefined;
-  }
 }
 
 const HANG_UP_EXIT = 129;
 const SIGNAL_EXIT: Record<string, number> = { SIGHUP: HANG_UP_EXIT, SIGINT: 130, SIGTERM: 143 };
 
-export async function runInbox(options: RunInboxOptions): Promise<number> {
+/** Shows a started session (see start-inbox-session.ts) until staff quit; closes it on the way out. */
+export async function runInbox(session: Session, options: RunInboxOptions): Promise<number> {
   const { stdout, stdin } = process;
-  const keySource = keySourceOf(options);
-  const session = createSession({
-    baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
-    readOnly: options.readOnly,
-    readOnlyReason: 'flag',
-    maxRpm: options.maxRpm,
-    columns: stdout.columns ?? 80,
-    rows: stdout.rows ?? 24,
-    client: { userAgent: `shop-inbox/${VERSION}` },
-    visibleSlots: visibleReads,
-    // The demo's simulator lives and dies with this process: nothing to resume.
-    ...(options.demo
-      ? {}
-      : { outbox: (apiKey: string) => OutboxFile.forKey(process.env, options.baseUrl, apiKey) }),
-    ...(keySource ? { keySource } : {}),
-  });
+  session.poller.setVisibleSlots(visibleReads);
   // A terminal that went away (a dropped SSH session, a closed pty) ends the inbox as a hang-up does.
   const screen = enterFullScreen(
     { stdout, stdin, stderr: process.stderr },
@@ -122,6 +81,9 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
   process.on('exit', onExit);
 
   try {
+    // Raw mode before the first frame: a key pressed as soon as the shop shows is a key, not a
+    // line the terminal echoes and keeps (the first frame can already hold the inbox).
+    ui.listen(stdin);
     instance = render(ui.element, {
       stdout: screen.output,
       stdin,
@@ -131,8 +93,6 @@ export async function runInbox(options: RunInboxOptions): Promise<number> {
       incrementalRendering: true,
       maxFps: 15,
     });
-    ui.listen(stdin);
-    session.start();
     return await finished;
   } finally {
     stopFollowingSize();

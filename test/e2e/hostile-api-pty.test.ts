@@ -5,9 +5,9 @@
  * even with a read trickling in.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type HostileServer, startHostileServer } from '../support/hostile-server.js';
 import { startSim } from '../support/sim.js';
@@ -29,7 +29,8 @@ const servers: HostileServer[] = [];
 beforeAll(async () => {
   bundleDir = await mkdtemp(join(tmpdir(), 'shop-inbox-bundle-'));
   cliPath = join(bundleDir, 'cli.js');
-  await copyFile('dist/cli.js', cliPath);
+  // The whole bundle: cli.js and the chunks it loads.
+  await cp('dist', dirname(cliPath), { recursive: true });
 });
 afterAll(async () => {
   await rm(bundleDir, { recursive: true, force: true });

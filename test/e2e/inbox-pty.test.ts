@@ -6,9 +6,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSim } from '../support/sim.js';
 import { KEYS, type PtyExit, type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
@@ -35,7 +35,8 @@ const terminals: PtyTerminal[] = [];
 beforeAll(async () => {
   bundleDir = await mkdtemp(join(tmpdir(), 'shop-inbox-bundle-'));
   cliPath = join(bundleDir, 'cli.js');
-  await copyFile('dist/cli.js', cliPath);
+  // The whole bundle: cli.js and the chunks it loads.
+  await cp('dist', dirname(cliPath), { recursive: true });
 });
 afterAll(async () => {
   await rm(bundleDir, { recursive: true, force: true });

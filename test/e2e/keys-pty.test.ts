@@ -4,9 +4,9 @@
  * ctrl-w in one read with text), clicks, mouse reporting turned on and given
  * back, and a user's keys from config.json (or a clear refusal of bad ones).
  */
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../support/sim.js';
 import { type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
@@ -22,7 +22,8 @@ const terminals: PtyTerminal[] = [];
 beforeAll(async () => {
   bundleDir = await mkdtemp(join(tmpdir(), 'shop-inbox-keys-'));
   cliPath = join(bundleDir, 'cli.js');
-  await copyFile('dist/cli.js', cliPath);
+  // The whole bundle: cli.js and the chunks it loads.
+  await cp('dist', dirname(cliPath), { recursive: true });
 });
 afterAll(async () => {
   await rm(bundleDir, { recursive: true, force: true });

@@ -5,9 +5,9 @@
  * private tmux server (its own socket in a temporary folder, removed afterwards).
  */
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let dir: string;
@@ -19,7 +19,8 @@ beforeAll(async () => {
   socket = join(dir, 'tmux.sock');
   // A private copy: another run of the suite may rewrite dist/cli.js meanwhile.
   cliPath = join(dir, 'cli.js');
-  await copyFile('dist/cli.js', cliPath);
+  // The whole bundle: cli.js and the chunks it loads.
+  await cp('dist', dirname(cliPath), { recursive: true });
   await writeFile(join(dir, 'bashrc'), "PS1='$ '\n");
 });
 afterAll(async () => {

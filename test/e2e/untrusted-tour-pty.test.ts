@@ -7,9 +7,9 @@
  * sequence, the title never changes, the bell never rings, and what people
  * wrote in other scripts still shows.
  */
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type HostileServer,
@@ -29,7 +29,8 @@ const servers: HostileServer[] = [];
 beforeAll(async () => {
   bundleDir = await mkdtemp(join(tmpdir(), 'shop-inbox-tour-'));
   cliPath = join(bundleDir, 'cli.js');
-  await copyFile('dist/cli.js', cliPath);
+  // The whole bundle: cli.js and the chunks it loads.
+  await cp('dist', dirname(cliPath), { recursive: true });
 });
 afterAll(async () => {
   await rm(bundleDir, { recursive: true, force: true });

@@ -6,9 +6,9 @@
  * Unicode 11 widths, and in tmux itself, at 80 and 120 columns.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../support/sim.js';
 import { type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
@@ -36,7 +36,8 @@ const terminals: PtyTerminal[] = [];
 beforeAll(async () => {
   bundleDir = await mkdtemp(join(tmpdir(), 'shop-inbox-widths-'));
   cliPath = join(bundleDir, 'cli.js');
-  await copyFile('dist/cli.js', cliPath);
+  // The whole bundle: cli.js and the chunks it loads.
+  await cp('dist', dirname(cliPath), { recursive: true });
   home = join(bundleDir, 'home');
 });
 afterAll(async () => {

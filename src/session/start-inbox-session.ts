@@ -1,0 +1,61 @@
+/**
+ * The session of the full-screen inbox, started before its screen: the
+ * header and the inbox are already on their way while the UI (Ink, React,
+ * the panes) loads, so that the first frame shows the shop, not "loading…".
+ * Nothing here loads the UI.
+ */
+import { resolve } from 'node:path';
+import { VERSION } from '../cli/version.js';
+import type { KeySource } from '../config/key-watch.js';
+import { OutboxFile } from '../outbox/outbox-file.js';
+import { FIRST_SCREEN } from '../poller/refresh-plan.js';
+import { createSession, type Session } from './create-session.js';
+
+export interface InboxSessionOptions {
+  baseUrl: string;
+  apiKey: string;
+  readOnly: boolean;
+  maxRpm: number;
+  demo: boolean;
+  /** Where the key came from (none in the demo): a refused key from a file is replaced by the next one saved. */
+  keySource?: 'env' | 'key-file' | 'config';
+  keyFile?: string;
+  columns: number;
+  rows: number;
+}
+
+function keySourceOf(options: InboxSessionOptions): KeySource | undefined {
+  if (options.demo) return undefined;
+  switch (options.keySource) {
+    case 'env':
+      return { kind: 'env' };
+    case 'key-file':
+      return options.keyFile ? { kind: 'key-file', path: resolve(options.keyFile) } : undefined;
+    case 'config':
+      return { kind: 'config', env: process.env };
+    default:
+      return undefined;
+  }
+}
+
+export function startInboxSession(options: InboxSessionOptions): Session {
+  const keySource = keySourceOf(options);
+  const session = createSession({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    readOnly: options.readOnly,
+    readOnlyReason: 'flag',
+    maxRpm: options.maxRpm,
+    columns: options.columns,
+    rows: options.rows,
+    client: { userAgent: `shop-inbox/${VERSION}` },
+    visibleSlots: FIRST_SCREEN,
+    // The demo's simulator lives and dies with this process: nothing to resume.
+    ...(options.demo
+      ? {}
+      : { outbox: (apiKey: string) => OutboxFile.forKey(process.env, options.baseUrl, apiKey) }),
+    ...(keySource ? { keySource } : {}),
+  });
+  session.start();
+  return session;
+}
