@@ -5,12 +5,11 @@
  * answers with the contract's schemas.
  *
  * Nothing a server does can hang a call or fill memory: every body is read
- * through a byte cap (limits.ts, read-body.ts); the per-attempt timeout and the
+ * through a byte cap (limits.ts, http-exchange.ts); the per-attempt timeout and the
  * call's deadline are timers this module holds and clears itself (Node 20 can
  * garbage-collect an AbortSignal.timeout inside AbortSignal.any, so that it
  * never fires: nodejs/node#57736); redirects are never followed.
  */
-import ky, { type KyInstance } from 'ky';
 import type { z } from 'zod';
 import { type Endpoint, endpointPath, endpoints, limitParam } from '../contract/endpoints.js';
 import { ErrorBodyLenient, successEnvelope } from '../contract/envelopes.js';
@@ -32,8 +31,14 @@ import type {
 import { sanitize } from '../text/sanitize.js';
 import { parseBaseUrl } from './base-url.js';
 import { ApiError, type ApiErrorInit, redact } from './errors.js';
+import {
+  BodyTooLarge,
+  BodyUndecodable,
+  createConnections,
+  exchange,
+  type HttpAnswer,
+} from './http-exchange.js';
 import { capText, MAX_BODY_BYTES, MAX_LOCATION_CHARS, MAX_ORIGIN_CHARS } from './limits.js';
-import { BodyTooLarge, discardBody, readBodyCapped } from './read-body.js';
 import {
   backoffDelay,
   DEFAULT_RETRY,
@@ -171,11 +176,11 @@ function describeSchemaProblem(error: z.ZodError): string {
   return `${path || '(body)'}: ${issue.message}`;
 }
 
-/** The system's reason for a failed connection: ECONNREFUSED, ENOTFOUND, "bad port"… */
+/** The system's reason for a failed connection: ECONNREFUSED, ENOTFOUND, ECONNRESET… */
 function networkReason(error: unknown): string {
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
-  if (typeof cause?.code === 'string') return cause.code;
-  if (typeof cause?.message === 'string' && cause.message.length > 0) return cause.message;
+  const failure = error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  if (typeof failure?.code === 'string') return capText(failure.code, 40);
+  if (typeof failure?.cause?.code === 'string') return capText(failure.cause.code, 40);
   return 'connection failed';
 }
 
@@ -208,10 +213,13 @@ function attemptController(call: AbortSignal, ms: number) {
  * whether or not the HTTP stack noticed the signal. A response that still
  * arrives afterwards has its body dropped.
  */
-function unlessAborted(promise: Promise<Response>, signal: AbortSignal): Promise<Response> {
+function unlessAborted(promise: Promise<HttpAnswer>, signal: AbortSignal): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const onAbort = () => {
-      promise.then(discardBody, () => {});
+      promise.then(
+        (answer) => answer.discard(),
+        () => {},
+      );
       reject(signal.reason);
     };
     if (signal.aborted) return onAbort();
@@ -258,16 +266,8 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
   const sleep = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
 
-  const http: KyInstance = ky.create({
-    prefixUrl: `${baseUrl}/`,
-    retry: 0,
-    timeout: false,
-    throwHttpErrors: false,
-    headers: {
-      accept: 'application/json',
-      'user-agent': options.userAgent ?? 'shop-inbox',
-    },
-  });
+  const connections = createConnections();
+  const userAgent = options.userAgent ?? 'shop-inbox';
 
   function fail(endpoint: Endpoint, init: Omit<ApiErrorInit, 'endpoint'>): ApiError {
     return new ApiError({
@@ -300,32 +300,33 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
 
   /** One attempt: an HTTP exchange turned into data or an ApiError. */
   async function attempt(endpoint: Endpoint, spec: RequestSpec, signal: AbortSignal): Promise<unknown> {
-    const searchParams: Record<string, string> = {};
+    const url = new URL(`${baseUrl}${endpointPath(endpoint, spec.pathId)}`);
     for (const [name, value] of Object.entries(spec.query ?? {})) {
-      if (value !== undefined) searchParams[name] = String(value);
+      if (value !== undefined) url.searchParams.set(name, String(value));
     }
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': userAgent };
     if (endpoint.mode !== 'public') headers.authorization = `Bearer ${apiKey}`;
     if (spec.idempotencyKey) headers['idempotency-key'] = spec.idempotencyKey;
+    if (spec.json !== undefined) headers['content-type'] = 'application/json';
 
     const response = await unlessAborted(
-      http(endpointPath(endpoint, spec.pathId).slice(1), {
-        method: endpoint.method,
-        searchParams,
-        headers,
-        signal,
-        // Following would re-send the body, Idempotency-Key and bearer key to
-        // wherever the server points, plain http included.
-        redirect: 'manual',
-        ...(spec.json !== undefined ? { json: spec.json } : {}),
-      }),
+      exchange(
+        {
+          method: endpoint.method,
+          url,
+          headers,
+          signal,
+          ...(spec.json !== undefined ? { body: JSON.stringify(spec.json) } : {}),
+        },
+        connections,
+      ),
       signal,
     );
 
-    // Node's fetch hands back the 3xx itself with redirect: 'manual' (a browser
-    // would give an "opaqueredirect" with status 0): either way, never followed.
-    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
-      discardBody(response);
+    // A redirect is never followed: following would re-send the body, Idempotency-Key and
+    // bearer key to wherever the server points, plain http included.
+    if (response.status >= 300 && response.status < 400) {
+      response.discard();
       throw fail(endpoint, {
         status: response.status,
         code: 'redirect',
@@ -333,19 +334,23 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
       });
     }
 
+    const ok = response.status >= 200 && response.status < 300;
     let text: string;
     try {
-      text = await readBodyCapped(response, MAX_BODY_BYTES, signal);
+      text = await response.text(MAX_BODY_BYTES);
     } catch (caught) {
-      if (!(caught instanceof BodyTooLarge)) throw caught;
-      if (!response.ok) {
+      if (!(caught instanceof BodyTooLarge || caught instanceof BodyUndecodable)) throw caught;
+      if (!ok) {
         // The status still says what happened; only the body is dropped.
         throw statusError(endpoint, response, undefined);
       }
       throw fail(endpoint, {
         status: response.status,
         code: 'bad_response',
-        message: `the shop's answer was too large (over ${MAX_BODY_BYTES / 1024 / 1024} MiB)${mayHaveTakenEffect(endpoint)}`,
+        message:
+          caught instanceof BodyTooLarge
+            ? `the shop's answer was too large (over ${MAX_BODY_BYTES / 1024 / 1024} MiB)${mayHaveTakenEffect(endpoint)}`
+            : `the shop's answer could not be decoded (it said ${capText(caught.encoding, 20)})${mayHaveTakenEffect(endpoint)}`,
       });
     }
     let body: unknown;
@@ -356,7 +361,7 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
       isJson = false;
     }
 
-    if (response.ok) {
+    if (ok) {
       if (!isJson) {
         throw fail(endpoint, {
           status: response.status,
@@ -382,9 +387,9 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
    * An error's status decides what it means, whatever the body: a proxy in
    * front of the API may answer 429 or 502 with an HTML page.
    */
-  function statusError(endpoint: Endpoint, response: Response, body: unknown): ApiError {
+  function statusError(endpoint: Endpoint, response: HttpAnswer, body: unknown): ApiError {
     const errorBody = body === undefined ? ({ success: false } as const) : ErrorBodyLenient.safeParse(body);
-    const retryAfter = parseRetryAfter(response.headers.get('retry-after'), now());
+    const retryAfter = parseRetryAfter(response.header('retry-after') ?? null, now());
     const fallbackCode =
       response.status === 401
         ? 'unauthorized'
@@ -405,8 +410,8 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
   }
 
   /** "…to https://elsewhere.example — not followed": the origin only, cut and made safe to print. */
-  function redirectMessage(endpoint: Endpoint, response: Response): string {
-    const location = response.headers.get('location');
+  function redirectMessage(endpoint: Endpoint, response: HttpAnswer): string {
+    const location = response.header('location') ?? null;
     let where = 'an address it did not give';
     if (location !== null && location.length > MAX_LOCATION_CHARS) where = 'an address too long to show';
     else if (location !== null) {

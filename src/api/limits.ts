@@ -3,7 +3,7 @@
  * broken server (or a proxy in front of it) can send a body that never ends,
  * a 50 MB answer, or a megabyte-long error message; none of that may cost the
  * inbox its memory or its terminal. Bodies are cut while they are read (see
- * read-body.ts); every server string kept on an error is cut here.
+ * http-exchange.ts); every server string kept on an error is cut here.
  */
 
 /** Largest answer read. The biggest real answer (a 100-message thread, the OpenAPI document) is far smaller. */

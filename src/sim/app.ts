@@ -20,7 +20,7 @@ import { buildOpenApiDocument } from '../contract/openapi.js';
 import type { FaultInjector } from './faults.js';
 import { approveAction, deliverText, draftReply, type OperationContext } from './operations.js';
 import type { RateLimiter } from './rate-limiter.js';
-import type { RequestLog } from './request-log.js';
+import type { LoggedRequest, RequestLog } from './request-log.js';
 import {
   actionView,
   activityView,
@@ -113,6 +113,15 @@ async function readBody<T>(c: Ctx, schema: z.ZodType<T>): Promise<{ value: T } |
   return parsed.success ? { value: parsed.data } : { issues: zodIssues(parsed.error, 'request_body') };
 }
 
+function jsonOrText(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 function bearerToken(header: string | undefined): string | null {
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
   return match?.[1] ?? null;
@@ -132,13 +141,16 @@ export function createSimulatorApp(state: SimulatorState): Hono<SimulatorEnv> {
   app.use('*', async (c, next) => {
     const url = new URL(c.req.url);
     if (url.pathname.startsWith('/_sim/')) return next();
-    const entry = {
+    const entry: LoggedRequest = {
       method: c.req.method,
       path: url.pathname,
       query: url.search.replace(/^\?/, ''),
       status: 0,
       token: tokenName(bearerToken(c.req.header('authorization'))),
+      idempotencyKey: c.req.header('idempotency-key') ?? null,
     };
+    // Read once here, kept by Hono for the route that reads it again.
+    if (c.req.method !== 'GET') entry.body = jsonOrText(await c.req.text());
     state.requests.add(entry);
     await next();
     entry.status = c.get('connectionLost') ? 0 : c.res.status;
@@ -177,6 +189,9 @@ export function createSimulatorApp(state: SimulatorState): Hono<SimulatorEnv> {
         await next();
         c.res = c.json({ data: { outcome: 'accepted' } }, 200);
         return c.res;
+      case 'hold':
+        await fault.until;
+        return next();
       case 'rate_limit':
         c.header('Retry-After', String(fault.retryAfterSeconds));
         return fail(c, 'rate_limited', 'Too many requests on this token; wait before retrying');

@@ -26,7 +26,12 @@ export type Fault =
    */
   | { kind: 'wrong_shape' }
   /** Answer 429 rate_limited with this Retry-After, as if the budget were spent. */
-  | { kind: 'rate_limit'; retryAfterSeconds: number };
+  | { kind: 'rate_limit'; retryAfterSeconds: number }
+  /**
+   * Handle the request only once `until` settles: a request in flight over a
+   * slow link (tests hold a write there to act while it is under way).
+   */
+  | { kind: 'hold'; until: Promise<void> };
 
 export interface FaultRates {
   /** Added delay before every /v1 answer, in ms. */

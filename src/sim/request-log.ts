@@ -12,6 +12,10 @@ export interface LoggedRequest {
   /** HTTP status sent; 0 when the connection was reset or left hanging. */
   status: number;
   token: string | null;
+  /** The Idempotency-Key header as sent; null when none. */
+  idempotencyKey: string | null;
+  /** A write's JSON body as sent (its text when it is not JSON); absent for GET. */
+  body?: unknown;
 }
 
 export class RequestLog {

@@ -80,6 +80,37 @@ describe('the body cap', () => {
     expect(error.message).toContain('the text may have been sent');
   });
 
+  it.each(['gzip', 'deflate', 'br'] as const)(
+    'a %s answer is read as the JSON it inflates to',
+    async (encoding) => {
+      const server = await hostile();
+      server.behave({ kind: 'compressed', encoding });
+      const me = await clientOf(server).getMe();
+      expect(me.identity.business_name).toBe('Hostile Plumbing');
+      expect(server.requests[0]?.headers['accept-encoding']).toContain(encoding);
+    },
+  );
+
+  it('a compressed body that inflates past the cap (a "zip bomb") is dropped at the cap, not inflated whole', async () => {
+    const server = await hostile();
+    server.behave({ kind: 'compressed', encoding: 'gzip', inflatesTo: 1024 * MiB });
+    const { error, ms } = await failure(clientOf(server).getInbox());
+    expect(error).toMatchObject({ code: 'bad_response', status: 200 });
+    expect(error.message).toMatch(/^the shop's answer was too large/);
+    expect(ms).toBeLessThan(3_000);
+    // What came over the wire was a few KiB: the cap counts what it inflates to.
+    await until(() => (server.requests[0]?.closedEarly ? true : undefined), 2_000);
+    expect(server.requests[0]?.bytesSent).toBeLessThan(MAX_BODY_BYTES);
+  });
+
+  it('a body that is not what its Content-Encoding says is a bad answer, not a network failure', async () => {
+    const server = await hostile();
+    server.behave({ kind: 'compressed', encoding: 'gzip', corrupt: true });
+    const error = await rejection(clientOf(server).getMe());
+    expect(error).toMatchObject({ code: 'bad_response', status: 200, attempts: 1 });
+    expect(error.message).toBe("the shop's answer could not be decoded (it said gzip)");
+  });
+
   it('an answer just under the cap is read', async () => {
     const server = await hostile();
     server.behave({ kind: 'huge', bytes: MAX_BODY_BYTES - 1024 });

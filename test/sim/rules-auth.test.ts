@@ -211,9 +211,26 @@ describe('sim rules: authentication', () => {
         query: '',
         status: 403,
         token: 'read',
+        idempotencyKey: null,
+        body: { body: 'Running 10 minutes late, sorry!' },
       },
-      { method: 'POST', path: `/v1/reviews/${review.id}/draft`, query: '', status: 403, token: 'read' },
-      { method: 'POST', path: `/v1/actions/${action.id}/decide`, query: '', status: 403, token: 'read' },
+      {
+        method: 'POST',
+        path: `/v1/reviews/${review.id}/draft`,
+        query: '',
+        status: 403,
+        token: 'read',
+        idempotencyKey: null,
+      },
+      {
+        method: 'POST',
+        path: `/v1/actions/${action.id}/decide`,
+        query: '',
+        status: 403,
+        token: 'read',
+        idempotencyKey: null,
+        body: { status: 'approved' },
+      },
     ]);
     // Nothing changed: no message appended, no action created or decided, no review touched.
     expect(JSON.stringify(t.sim.shops.main)).toBe(before);

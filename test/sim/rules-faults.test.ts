@@ -69,7 +69,9 @@ describe('sim rules: fault injection', () => {
     t.sim.faults.failNext({ kind: 'reset' });
     await expect(t.fetch('/inbox')).rejects.toThrow();
     const logged = await t.requests();
-    expect(logged).toEqual([{ method: 'GET', path: '/v1/inbox', query: '', status: 0, token: 'write' }]);
+    expect(logged).toEqual([
+      { method: 'GET', path: '/v1/inbox', query: '', status: 0, token: 'write', idempotencyKey: null },
+    ]);
     expect((await t.fetch('/inbox')).status).toBe(200);
   });
 
@@ -180,6 +182,8 @@ describe('sim rules: fault injection', () => {
       query: '',
       status: 0,
       token: 'write',
+      idempotencyKey: 'drop-1',
+      body: { body: text },
     });
     // A retry with the same key is recognised as a replay, not a second text.
     const retry = await t.fetch(`/contacts/${lead.contactId}/messages`, {

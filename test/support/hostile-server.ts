@@ -28,6 +28,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Socket } from 'node:net';
+import { createBrotliCompress, createDeflate, createGzip, constants as zlibConstants } from 'node:zlib';
 import { type EndpointName, endpointList } from '../../src/contract/endpoints.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -331,6 +332,12 @@ export type HostileBehaviour =
   | { kind: 'malformed' }
   /** Never answers; the connection stays open. */
   | { kind: 'hang' }
+  /**
+   * A compressed answer (Content-Encoding `encoding`): a plain one by default;
+   * with `inflatesTo`, a small body that inflates to that many bytes (a "zip
+   * bomb"); with `corrupt`, bytes that are not what the encoding says.
+   */
+  | { kind: 'compressed'; encoding: 'gzip' | 'deflate' | 'br'; inflatesTo?: number; corrupt?: boolean }
   /** Any status, headers and body. */
   | { kind: 'status'; status: number; body?: string; headers?: Record<string, string> };
 
@@ -538,6 +545,48 @@ export async function startHostileServer(options: HostileServerOptions = {}): Pr
     sendJson(x, 200, x.match.name === 'getOpenApi' ? data : { data });
   };
 
+  const answerCompressed = (x: Exchange, behaviour: Extract<HostileBehaviour, { kind: 'compressed' }>) => {
+    const { res, record } = x;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': behaviour.encoding });
+    if (behaviour.corrupt) {
+      const garbage = Buffer.from('this is not compressed at all, whatever the header says');
+      record.bytesSent = garbage.length;
+      res.end(garbage);
+      return;
+    }
+    const compressor =
+      behaviour.encoding === 'gzip'
+        ? createGzip()
+        : behaviour.encoding === 'deflate'
+          ? createDeflate()
+          : createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } });
+    compressor.on('data', (chunk: Buffer) => {
+      record.bytesSent += chunk.length;
+    });
+    compressor.pipe(res);
+    res.on('close', () => compressor.destroy());
+    if (behaviour.inflatesTo === undefined) {
+      const data = x.match ? makeAnswer(x.match.name, {}, { strings: 'plain' }) : undefined;
+      compressor.end(JSON.stringify(x.match?.name === 'getOpenApi' ? data : { data }));
+      return;
+    }
+    // Padding made as it is sent, so the bomb costs the test no memory either.
+    const zeros = Buffer.alloc(CHUNK, 'x');
+    let left = behaviour.inflatesTo;
+    compressor.write('{"pad":"');
+    const pump = () => {
+      while (left > 0 && !compressor.destroyed) {
+        left -= zeros.length;
+        if (!compressor.write(zeros)) {
+          compressor.once('drain', pump);
+          return;
+        }
+      }
+      if (!compressor.destroyed) compressor.end('"}');
+    };
+    pump();
+  };
+
   /** The bytes of a plain, complete answer for this request, as a raw HTTP/1.1 response. */
   const rawAnswer = (x: Exchange): { head: Buffer; body: Buffer } => {
     const data = x.match
@@ -646,6 +695,9 @@ export async function startHostileServer(options: HostileServerOptions = {}): Pr
           ...(behaviour.listLength !== undefined ? { listLength: behaviour.listLength } : {}),
           ...(behaviour.validTimestamps ? { validTimestamps: true } : {}),
         });
+        return;
+      case 'compressed':
+        answerCompressed(x, behaviour);
         return;
       case 'endless':
         res.writeHead(behaviour.status ?? 200, { 'content-type': 'application/json' });

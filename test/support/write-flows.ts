@@ -14,22 +14,23 @@ import { oneLine } from '../../src/ui/format.js';
 import type { TestTui } from './tui.js';
 import { KEYS } from './tui.js';
 
-/** A write request as the client sent it (method, path, headers that matter, JSON body). */
+/** A write request as the simulator received it (method, path, headers that matter, JSON body). */
 export interface WireWrite {
   method: string;
+  /** Without the /v1 prefix. */
   path: string;
   idempotencyKey: string | null;
   body: unknown;
 }
 
 export interface WireRecorder {
-  /** Every non-GET request to the simulator's /v1, in the order they left the process. */
+  /** Every non-GET request that reached the simulator's /v1, in the order it received them. */
   readonly writes: WireWrite[];
   /**
    * Holds every later write (or, given `which`, every later request it
-   * matches) before it reaches the network, until `release()`.
+   * matches) at the simulator, in flight, before it is handled, until `release()`.
    */
-  hold(which?: (request: Request) => boolean): void;
+  hold(which?: (request: LoggedRequest) => boolean): void;
   /** Lets held requests (and later ones) go. */
   release(): void;
   /** How many requests are waiting at the gate. */
@@ -37,35 +38,38 @@ export interface WireRecorder {
 }
 
 /**
- * Wraps the global fetch (ky reads it for every request) to record writes
- * bound for `baseUrl`. Other requests pass untouched. Restored after each test.
+ * Records, at the simulator, the writes that reach it over the socket, and
+ * can hold requests there in flight. Restored after each test.
  */
-export function recordWire(baseUrl: string): WireRecorder {
-  const original = globalThis.fetch;
+export function recordWire(sim: Simulator): WireRecorder {
   const writes: WireWrite[] = [];
-  const isWrite = (request: Request) => request.method !== 'GET';
+  const isWrite = (request: LoggedRequest) => request.method !== 'GET';
   let gate: Promise<void> | undefined;
   let open: (() => void) | undefined;
   let holds = isWrite;
   let held = 0;
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    if (!request.url.startsWith(baseUrl)) return original(input, init);
-    if (isWrite(request)) {
-      const text = await request.clone().text();
+  const add = sim.requests.add.bind(sim.requests);
+  vi.spyOn(sim.requests, 'add').mockImplementation((entry) => {
+    if (entry.path.startsWith('/v1/') && isWrite(entry)) {
       writes.push({
-        method: request.method,
-        path: new URL(request.url).pathname.replace(/^\/v1/, ''),
-        idempotencyKey: request.headers.get('idempotency-key'),
-        body: text ? JSON.parse(text) : undefined,
+        method: entry.method,
+        path: entry.path.replace(/^\/v1/, ''),
+        idempotencyKey: entry.idempotencyKey,
+        body: entry.body,
       });
     }
-    if (gate && holds(request)) {
-      held += 1;
-      await gate;
+    add(entry);
+  });
+  // The simulator logs a request, then draws its fault, in one synchronous step: the last logged is the current one.
+  const draw = sim.faults.draw.bind(sim.faults);
+  vi.spyOn(sim.faults, 'draw').mockImplementation(() => {
+    const current = sim.requests.list().at(-1);
+    if (!gate || !current || !holds(current)) return draw();
+    held += 1;
+    const until = gate.then(() => {
       held -= 1;
-    }
-    return original(input, init);
+    });
+    return { kind: 'hold', until };
   });
   return {
     writes,

@@ -13,7 +13,7 @@ const DRAFT_PATH = /^\/v1\/reviews\/[^/]+\/draft$/;
 
 async function start() {
   const tui = await startTui({ columns: 100, rows: 30 });
-  const wire = recordWire(tui.s.baseUrl);
+  const wire = recordWire(tui.s.sim);
   await waitStartup(tui);
   return { tui, wire };
 }

@@ -5,6 +5,7 @@
  * and nothing typed is ever lost (fast typing, backspace, paste, esc, refusals).
  */
 import { describe, expect, it } from 'vitest';
+import type { LoggedRequest } from '../../src/sim/request-log.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import {
   composedText,
@@ -28,7 +29,7 @@ const SEND_PATH = /^\/v1\/contacts\/[^/]+\/messages$/;
 
 async function start(options: Parameters<typeof startTui>[0] = {}) {
   const tui = await startTui({ columns: 100, rows: 30, ...options });
-  const wire = recordWire(tui.s.baseUrl);
+  const wire = recordWire(tui.s.sim);
   await waitStartup(tui);
   return { tui, wire };
 }
@@ -308,8 +309,8 @@ describe('the composer', () => {
     const { tui, wire } = await start();
     const { leadId, contact } = inboxLeadWhere(tui, (c) => simConsent(tui.s.sim, c.phone) === true);
     await selectLeadByPhone(tui, contact.phone);
-    const isLeadRead = (request: Request) =>
-      request.method === 'GET' && new URL(request.url).pathname === `/v1/leads/${leadId}`;
+    const isLeadRead = (request: LoggedRequest) =>
+      request.method === 'GET' && request.path === `/v1/leads/${leadId}`;
     wire.hold(isLeadRead);
     await tui.press('c');
     await tui.waitFor(() => wire.held === 1);
@@ -336,7 +337,7 @@ describe('the composer', () => {
     const { tui, wire } = await start();
     const { leadId, contact } = inboxLeadWhere(tui, (c) => simConsent(tui.s.sim, c.phone) === true);
     await selectLeadByPhone(tui, contact.phone);
-    wire.hold((request) => request.method === 'GET' && request.url.includes(`/leads/${leadId}`));
+    wire.hold((request) => request.method === 'GET' && request.path === `/v1/leads/${leadId}`);
     await tui.press('c');
     await tui.waitFor(() => wire.held === 1);
     await tui.press('x', KEYS.escape);

@@ -110,7 +110,7 @@ describe('with the composer open', () => {
 describe('quitting while a text is still sending', () => {
   it('asks first; once the text is sent, q quits at once', async () => {
     const tui = await start();
-    const wire = recordWire(tui.s.baseUrl);
+    const wire = recordWire(tui.s.sim);
     const { contact } = inboxLeadWhere(tui, (c) => simConsent(tui.s.sim, c.phone) === true);
     await selectLeadByPhone(tui, contact.phone);
     await tui.press('c');

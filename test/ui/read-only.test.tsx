@@ -44,7 +44,7 @@ async function focusPane(tui: TestTui, pane: PaneId) {
 describe('--read-only', () => {
   it('no write key in any pane sends anything; the header says [READ-ONLY]', async () => {
     const tui = await startTui({ columns: 100, rows: 30, readOnly: true });
-    const wire = recordWire(tui.s.baseUrl);
+    const wire = recordWire(tui.s.sim);
     await waitStartup(tui);
     await tui.waitFor('[READ-ONLY]');
 
@@ -121,7 +121,7 @@ describe('--read-only', () => {
 describe('a read-only key without --read-only', () => {
   it('a refused send switches to read-only, says how to turn on write mode, and write keys stop working', async () => {
     const tui = await startTui({ columns: 130, rows: 30, token: 'read' });
-    const wire = recordWire(tui.s.baseUrl);
+    const wire = recordWire(tui.s.sim);
     await waitStartup(tui);
     expect(tui.frame()).not.toContain('[READ-ONLY]');
     const { contact } = inboxLeadWhere(tui, () => true);
@@ -168,7 +168,7 @@ describe('a read-only key without --read-only', () => {
     { name: 'an approval (a, y)', pane: 'actions' as const, keys: ['a', 'y'] },
   ])('$name refused with read_only switches to read-only too', async ({ pane, keys }) => {
     const tui = await startTui({ columns: 130, rows: 30, token: 'read' });
-    const wire = recordWire(tui.s.baseUrl);
+    const wire = recordWire(tui.s.sim);
     await waitStartup(tui);
     await focusPane(tui, pane);
     await tui.waitFor((_frame, state) =>

@@ -118,7 +118,7 @@ describe('a reply draft whose answer is lost', () => {
 describe('a send answered with a shape the contract does not know', () => {
   it('is "not confirmed, retrying with the same key", then replayed: one text at the simulator', async () => {
     const tui = await startTui({ columns: 100, rows: 30 });
-    const wire = recordWire(tui.s.baseUrl);
+    const wire = recordWire(tui.s.sim);
     await waitStartup(tui);
     const { contact } = inboxLeadWhere(tui, (each) => simConsent(tui.s.sim, each.phone) === true);
     const before = outboundTo(tui.s.sim, contact.id).length;
