@@ -1,4 +1,5 @@
 /** The shop-inbox command: parses the command line and hands over to a command. */
+import { tuneRuntime } from './cli/runtime-tuning.js';
 import { SIM_USAGE, STATUS_USAGE, TUI_USAGE } from './cli/usage.js';
 import { UsageError } from './cli/usage-error.js';
 import { VERSION } from './cli/version.js';
@@ -67,6 +68,7 @@ async function main(argv: string[]): Promise<number> {
   return 2;
 }
 
+tuneRuntime(process.env);
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

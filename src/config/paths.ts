@@ -20,6 +20,11 @@ export function stateDir(env: NodeJS.ProcessEnv): string {
   return xdgDir(env, 'XDG_STATE_HOME', join('.local', 'state'));
 }
 
+/** Where what can be made again lives: the compiled-code cache. */
+export function cacheDir(env: NodeJS.ProcessEnv): string {
+  return xdgDir(env, 'XDG_CACHE_HOME', '.cache');
+}
+
 export function configFilePath(env: NodeJS.ProcessEnv): string {
   return join(configDir(env), 'config.json');
 }
