@@ -469,6 +469,8 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
           throw classifyNow(caught).withAttempts(attemptNumber - 1);
         }
         const remaining = deadlineMs - (now() - startedAt);
+        // The last attempt ends with the deadline: its timer and the deadline's fire together, in either order.
+        const endsWithDeadline = remaining <= attemptTimeoutMs;
         const attemptTimer = attemptController(
           call.signal,
           Math.max(1, Math.min(attemptTimeoutMs, remaining)),
@@ -479,6 +481,7 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
           options.afterAttempt?.(info, undefined);
           return data;
         } catch (caught) {
+          if (attemptTimer.timedOut() && endsWithDeadline) stop('deadline');
           error = classifyNow(caught, attemptTimer.timedOut()).withAttempts(attemptNumber);
         } finally {
           attemptTimer.clear();
