@@ -183,6 +183,41 @@ export default class Output {`,
     ],
   },
   {
+    /**
+     * Ink draws at most maxFps frames a second (15 in the inbox, so that a
+     * burst of poll results costs a slow link one frame, not ten): a key
+     * pressed within 66 ms of the last frame (the second of two quick keys, a
+     * held j) waited for the limit, ~80 ms from key to screen. React commits
+     * a key's change a few milliseconds after the key is handled, so the
+     * inbox marks the next frame as one to draw at once (run-inbox.tsx);
+     * frames that no key caused keep the limit.
+     */
+    file: 'ink/build/ink.js',
+    replace: [
+      [
+        `            this.rootNode.onRender = () => {
+                this.hasPendingThrottledRender = true;`,
+        `            this.rootNode.onRender = () => {
+                if (this.nextFrameAtOnce) {
+                    this.nextFrameAtOnce = false;
+                    throttled.cancel();
+                    this.onRender();
+                    return;
+                }
+                this.hasPendingThrottledRender = true;`,
+      ],
+    ],
+  },
+  {
+    file: 'ink/build/render.js',
+    replace: [
+      [
+        '        clear: instance.clear,\n    };',
+        '        clear: instance.clear,\n        drawNextFrameAtOnce: () => { instance.nextFrameAtOnce = true; },\n    };',
+      ],
+    ],
+  },
+  {
     file: 'ink/build/measure-text.js',
     replace: [
       ['cache.set(text, dimensions);', `${BOUNDED('cache', 20_000)}\n    cache.set(text, dimensions);`],

@@ -22,8 +22,14 @@ export interface InboxUi {
   dispatch: Dispatcher;
   keymap: Keymap;
   clock: Clock;
-  /** Reads keys from this stream (a TTY in raw mode, or a test's stdin) until disposed. */
-  listen(stdin: NodeJS.ReadStream | NodeJS.EventEmitter, options?: InputSourceOptions): void;
+  /**
+   * Reads keys from this stream (a TTY in raw mode, or a test's stdin) until disposed; `afterInput`
+   * runs once each batch of input has been handled.
+   */
+  listen(
+    stdin: NodeJS.ReadStream | NodeJS.EventEmitter,
+    options?: InputSourceOptions & { afterInput?: () => void },
+  ): void;
   dispose(): void;
 }
 
@@ -83,8 +89,12 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
     dispatch,
     keymap,
     clock,
-    listen(stdin, inputOptions) {
-      stops.push(readTerminalInput(stdin, dispatch, inputOptions));
+    listen(stdin, { afterInput, ...inputOptions } = {}) {
+      const onBatch: Dispatcher = (batch) => {
+        dispatch(batch);
+        afterInput?.();
+      };
+      stops.push(readTerminalInput(stdin, onBatch, inputOptions));
     },
     dispose: () => {
       for (const stop of stops.splice(0)) stop();

@@ -18,6 +18,9 @@ export interface RunInboxOptions {
   mouse: boolean;
 }
 
+/** Ink's instance in the CLI's bundle adds drawNextFrameAtOnce (scripts/bundle-options.mjs); Ink as shipped has none. */
+type PatchedInstance = ReturnType<typeof render> & { drawNextFrameAtOnce?: () => void };
+
 const HANG_UP_EXIT = 129;
 const SIGNAL_EXIT: Record<string, number> = { SIGHUP: HANG_UP_EXIT, SIGINT: 130, SIGTERM: 143 };
 
@@ -83,7 +86,10 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
   try {
     // Raw mode before the first frame: a key pressed as soon as the shop shows is a key, not a
     // line the terminal echoes and keeps (the first frame can already hold the inbox).
-    ui.listen(stdin);
+    // What a key changed is drawn at once, not when the frame limit next allows.
+    ui.listen(stdin, {
+      afterInput: () => (instance as PatchedInstance | undefined)?.drawNextFrameAtOnce?.(),
+    });
     instance = render(ui.element, {
       stdout: screen.output,
       stdin,
