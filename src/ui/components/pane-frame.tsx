@@ -37,7 +37,10 @@ export function PaneFrame({
         </Box>
         {status ? (
           <Box flexGrow={1} flexShrink={1} minWidth={0} overflow="hidden">
-            <Text> · </Text>
+            {/* The separator keeps its spaces; only the status itself is cut. */}
+            <Box flexShrink={0}>
+              <Text> · </Text>
+            </Box>
             {status}
           </Box>
         ) : null}
