@@ -102,6 +102,9 @@ describe('wide and joined characters, in a real terminal', () => {
     await t.waitForText('Dee 👍 Okafor', 10_000);
     // The thread of a lead with every kind of character in its text, read whole (nothing wrapped out of sight).
     t.send('\r');
+    // The thread has the focus (from 120 columns its title was already on screen beside the inbox: wait for
+    // the hints, or an esc sent now could arrive with the q after it, as alt-q).
+    await t.waitForText('esc back');
     await t.waitForText('Thread — Dee 👍 Okafor');
     await t.waitForText(/Thanks 👍👍 see you 👨👩👧 at 3 ❤ — 李小龍 שלום/);
     // The whole text is there, nothing cut off at the end of its line.
