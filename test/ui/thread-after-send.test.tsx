@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { HOSTILE_CONTACT_NAME } from '../../src/sim/demo-content.js';
 import type { AppState } from '../../src/store/app-store.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
-import { faultOnNext } from '../support/write-flows.js';
+import { faultOnNext, recordWire } from '../support/write-flows.js';
 
 const occurrences = (frame: string, text: string) => frame.split(text).length - 1;
 
@@ -27,9 +27,14 @@ describe('the thread after a send', () => {
     await composeToFirstLead(tui);
     await tui.press('Parts arrive at 3pm', KEYS.enter);
     await tui.waitFor('? y/n');
+    // The thread's reads wait at the simulator, so that what the screen shows before the service lists
+    // the text can be looked at, however soon the inbox reads the thread again.
+    const wire = recordWire(tui.s.sim);
+    wire.hold((request) => request.method === 'GET' && request.path.startsWith('/v1/leads/'));
     await tui.press('y');
     await tui.waitFor(/you · .* · sent/);
     expect(occurrences(tui.frame(), 'Parts arrive at 3pm')).toBe(1);
+    wire.release();
     await tui.press('r');
     await tui.waitFor((frame) => !/you · .* · sent/.test(frame) && frame.includes('Parts arrive at 3pm'));
     expect(occurrences(tui.frame(), 'Parts arrive at 3pm')).toBe(1);
