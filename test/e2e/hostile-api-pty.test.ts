@@ -5,12 +5,13 @@
  * even with a read trickling in.
  */
 import { execFileSync } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type HostileServer, startHostileServer } from '../support/hostile-server.js';
 import { startSim } from '../support/sim.js';
+import { type BuiltCli, copyBuiltCli, terminalEnv } from './built-cli.js';
 import { type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
 
 const NODE = process.execPath;
@@ -20,20 +21,17 @@ const THEN_REPORT = `echo "exit=$?"; stty -a; echo '${DONE}'; read -r _`;
 const MiB = 1024 * 1024;
 
 let home: string;
-/** A private copy of the bundle: another run of the suite may rewrite dist/cli.js meanwhile. */
-let bundleDir: string;
+let bundle: BuiltCli;
 let cliPath: string;
 const terminals: PtyTerminal[] = [];
 const servers: HostileServer[] = [];
 
 beforeAll(async () => {
-  bundleDir = await mkdtemp(join(tmpdir(), 'shop-inbox-bundle-'));
-  cliPath = join(bundleDir, 'cli.js');
-  // The whole bundle: cli.js and the chunks it loads.
-  await cp('dist', dirname(cliPath), { recursive: true });
+  bundle = await copyBuiltCli('shop-inbox-bundle-');
+  cliPath = bundle.cliPath;
 });
 afterAll(async () => {
-  await rm(bundleDir, { recursive: true, force: true });
+  await bundle.remove();
 });
 beforeEach(async () => {
   home = await mkdtemp(join(tmpdir(), 'shop-inbox-hostile-pty-'));
@@ -50,15 +48,7 @@ function openInbox(env: NodeJS.ProcessEnv): PtyTerminal {
   const terminal = spawnInTerminal('bash', ['-c', `${command}; ${THEN_REPORT}`], {
     cols: 120,
     rows: 40,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      TERM: 'xterm-256color',
-      LANG: 'C.UTF-8',
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, 'config'),
-      XDG_STATE_HOME: join(home, 'state'),
-      ...env,
-    },
+    env: terminalEnv(home, env),
   });
   terminals.push(terminal);
   return terminal;

@@ -6,11 +6,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSim } from '../support/sim.js';
+import { type BuiltCli, copyBuiltCli, terminalEnv } from './built-cli.js';
 import { KEYS, type PtyExit, type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
 
 const BUSINESS = 'Rivera Plumbing & Heating';
@@ -24,22 +25,16 @@ const DONE = '[shell: done]';
 const THEN_REPORT = `echo "exit=$?"; stty -a; echo '${DONE}'; read -r _`;
 
 let home: string;
-/**
- * A private copy of the dist/cli.js this run built: another run of the suite (vitest's global
- * setup) rewrites dist/cli.js in place, and a program started from a half-written file fails.
- */
-let bundleDir: string;
+let bundle: BuiltCli;
 let cliPath: string;
 const terminals: PtyTerminal[] = [];
 
 beforeAll(async () => {
-  bundleDir = await mkdtemp(join(tmpdir(), 'shop-inbox-bundle-'));
-  cliPath = join(bundleDir, 'cli.js');
-  // The whole bundle: cli.js and the chunks it loads.
-  await cp('dist', dirname(cliPath), { recursive: true });
+  bundle = await copyBuiltCli('shop-inbox-bundle-');
+  cliPath = bundle.cliPath;
 });
 afterAll(async () => {
-  await rm(bundleDir, { recursive: true, force: true });
+  await bundle.remove();
 });
 
 beforeEach(async () => {
@@ -52,14 +47,7 @@ afterEach(async () => {
 
 /** A clean environment: no key, no base URL, a config dir of its own (empty). */
 function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    TERM: 'xterm-256color',
-    LANG: 'C.UTF-8',
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, 'xdg'),
-    ...extra,
-  };
+  return terminalEnv(home, extra);
 }
 
 function open(

@@ -4,29 +4,28 @@
  * ctrl-w in one read with text), clicks, mouse reporting turned on and given
  * back, and a user's keys from config.json (or a clear refusal of bad ones).
  */
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../support/sim.js';
+import { type BuiltCli, copyBuiltCli, terminalEnv } from './built-cli.js';
 import { type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
 
 const MOUSE_ON = '\u001B[?1000h\u001B[?1006h';
 const MOUSE_OFF = '\u001B[?1006l\u001B[?1000l';
 
-let bundleDir: string;
+let bundle: BuiltCli;
 let cliPath: string;
 let home: string;
 const terminals: PtyTerminal[] = [];
 
 beforeAll(async () => {
-  bundleDir = await mkdtemp(join(tmpdir(), 'shop-inbox-keys-'));
-  cliPath = join(bundleDir, 'cli.js');
-  // The whole bundle: cli.js and the chunks it loads.
-  await cp('dist', dirname(cliPath), { recursive: true });
+  bundle = await copyBuiltCli('shop-inbox-keys-');
+  cliPath = bundle.cliPath;
 });
 afterAll(async () => {
-  await rm(bundleDir, { recursive: true, force: true });
+  await bundle.remove();
 });
 beforeEach(async () => {
   home = await mkdtemp(join(tmpdir(), 'shop-inbox-keys-home-'));
@@ -37,16 +36,7 @@ afterEach(async () => {
 });
 
 function env(s: TestSim): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    TERM: 'xterm-256color',
-    LANG: 'C.UTF-8',
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, 'config'),
-    XDG_STATE_HOME: join(home, 'state'),
-    SHOP_API_BASE_URL: s.baseUrl,
-    SHOP_API_KEY: s.sim.tokens.write,
-  };
+  return terminalEnv(home, { SHOP_API_BASE_URL: s.baseUrl, SHOP_API_KEY: s.sim.tokens.write });
 }
 
 async function open(s: TestSim, args: string[] = [], size = { cols: 100, rows: 30 }) {

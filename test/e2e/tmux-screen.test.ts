@@ -5,22 +5,21 @@
  * private tmux server (its own socket in a temporary folder, removed afterwards).
  */
 import { execFileSync } from 'node:child_process';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuiltCli, copyBuiltCli } from './built-cli.js';
 
+let bundle: BuiltCli;
 let dir: string;
 let socket: string;
 let cliPath: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'shop-inbox-tmux-'));
+  bundle = await copyBuiltCli('shop-inbox-tmux-');
+  dir = bundle.dir;
   socket = join(dir, 'tmux.sock');
-  // A private copy: another run of the suite may rewrite dist/cli.js meanwhile.
-  cliPath = join(dir, 'cli.js');
-  // The whole bundle: cli.js and the chunks it loads.
-  await cp('dist', dirname(cliPath), { recursive: true });
+  cliPath = bundle.cliPath;
   await writeFile(join(dir, 'bashrc'), "PS1='$ '\n");
 });
 afterAll(async () => {
@@ -29,7 +28,7 @@ afterAll(async () => {
   } catch {
     // No server left (every session ended).
   }
-  await rm(dir, { recursive: true, force: true });
+  await bundle.remove();
 });
 
 function tmux(...args: string[]): string {

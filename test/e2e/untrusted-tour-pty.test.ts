@@ -7,9 +7,9 @@
  * sequence, the title never changes, the bell never rings, and what people
  * wrote in other scripts still shows.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type HostileServer,
@@ -18,22 +18,21 @@ import {
   TITLE_PAYLOAD,
 } from '../support/hostile-server.js';
 import { startSim } from '../support/sim.js';
+import { type BuiltCli, copyBuiltCli, terminalEnv } from './built-cli.js';
 import { type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
 
-let bundleDir: string;
+let bundle: BuiltCli;
 let cliPath: string;
 let home: string;
 const terminals: PtyTerminal[] = [];
 const servers: HostileServer[] = [];
 
 beforeAll(async () => {
-  bundleDir = await mkdtemp(join(tmpdir(), 'shop-inbox-tour-'));
-  cliPath = join(bundleDir, 'cli.js');
-  // The whole bundle: cli.js and the chunks it loads.
-  await cp('dist', dirname(cliPath), { recursive: true });
+  bundle = await copyBuiltCli('shop-inbox-tour-');
+  cliPath = bundle.cliPath;
 });
 afterAll(async () => {
-  await rm(bundleDir, { recursive: true, force: true });
+  await bundle.remove();
 });
 beforeEach(async () => {
   home = await mkdtemp(join(tmpdir(), 'shop-inbox-tour-home-'));
@@ -50,16 +49,7 @@ function inbox(baseUrl: string, key: string) {
     cols: 120,
     rows: 40,
     unicode11: true,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      TERM: 'xterm-256color',
-      LANG: 'C.UTF-8',
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, 'config'),
-      XDG_STATE_HOME: join(home, 'state'),
-      SHOP_API_BASE_URL: baseUrl,
-      SHOP_API_KEY: key,
-    },
+    env: terminalEnv(home, { SHOP_API_BASE_URL: baseUrl, SHOP_API_KEY: key }),
   });
   terminals.push(t);
   const titles: string[] = [];

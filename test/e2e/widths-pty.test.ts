@@ -6,11 +6,10 @@
  * Unicode 11 widths, and in tmux itself, at 80 and 120 columns.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSim, type TestSim } from '../support/sim.js';
+import { type BuiltCli, copyBuiltCli, terminalEnv } from './built-cli.js';
 import { type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
 
 /** What customers write, as names: each one a case some terminal or Ink measured differently. */
@@ -28,20 +27,18 @@ const WIDE_NAMES = [
 ];
 const BODY = 'Thanks 👍🏽👍🏿 see you 👨‍👩‍👧 at 3 ❤️ — 李小龍 שלום नमस्ते 🇺🇸 1️⃣';
 
-let bundleDir: string;
+let bundle: BuiltCli;
 let cliPath: string;
 let home: string;
 const terminals: PtyTerminal[] = [];
 
 beforeAll(async () => {
-  bundleDir = await mkdtemp(join(tmpdir(), 'shop-inbox-widths-'));
-  cliPath = join(bundleDir, 'cli.js');
-  // The whole bundle: cli.js and the chunks it loads.
-  await cp('dist', dirname(cliPath), { recursive: true });
-  home = join(bundleDir, 'home');
+  bundle = await copyBuiltCli('shop-inbox-widths-');
+  cliPath = bundle.cliPath;
+  home = join(bundle.dir, 'home');
 });
 afterAll(async () => {
-  await rm(bundleDir, { recursive: true, force: true });
+  await bundle.remove();
 });
 afterEach(() => {
   for (const terminal of terminals.splice(0)) terminal.kill();
@@ -70,16 +67,7 @@ async function worldlyShop(): Promise<TestSim> {
 }
 
 function env(s: TestSim): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    TERM: 'xterm-256color',
-    LANG: 'C.UTF-8',
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, 'config'),
-    XDG_STATE_HOME: join(home, 'state'),
-    SHOP_API_BASE_URL: s.baseUrl,
-    SHOP_API_KEY: s.sim.tokens.write,
-  };
+  return terminalEnv(home, { SHOP_API_BASE_URL: s.baseUrl, SHOP_API_KEY: s.sim.tokens.write });
 }
 
 /** Every row of a pane frame ends with its border (a row that overflowed would leave it on a line of its own). */

@@ -37,6 +37,12 @@ async function stateHome(): Promise<string> {
 const outboxOf = (t: TestSim, env: NodeJS.ProcessEnv, apiKey = t.sim.tokens.write) =>
   OutboxFile.forKey(env, t.baseUrl, apiKey);
 
+/** Puts entries in an outbox file by hand, as another process (or key) would have left them. */
+async function writeOutboxFile(path: string, texts: object[]): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  await writeFile(path, JSON.stringify({ version: 2, texts }), { mode: 0o600 });
+}
+
 function session(t: TestSim, env: NodeJS.ProcessEnv, maxAttempts = 4, apiKey = t.sim.tokens.write): Session {
   const created = createSession({
     baseUrl: t.baseUrl,
@@ -297,8 +303,7 @@ describe('a text belongs to one shop and one key', () => {
       attempts: 0,
       keyId: '0'.repeat(32),
     };
-    await mkdir(dirname(file.path), { recursive: true, mode: 0o700 });
-    await writeFile(file.path, JSON.stringify({ version: 2, texts: [foreign] }), { mode: 0o600 });
+    await writeOutboxFile(file.path, [foreign]);
     const s = session(t, env);
     await s.sender.resume();
     s.sender.confirm({ contactId: contact.id, name: contact.name, phone: contact.phone }, 'Own text');
@@ -333,8 +338,7 @@ describe('texts of a process that still runs', () => {
         keyId: keyIdOf(t.sim.tokens.write),
         owner: { pid: writer.pid, host: hostname() },
       };
-      await mkdir(dirname(file.path), { recursive: true, mode: 0o700 });
-      await writeFile(file.path, JSON.stringify({ version: 2, texts: [entry] }), { mode: 0o600 });
+      await writeOutboxFile(file.path, [entry]);
 
       const created = createSession({
         baseUrl: t.baseUrl,

@@ -1,0 +1,35 @@
+/**
+ * The built CLI as the pty tests run it: from a private copy of dist/ (another
+ * run of the suite may rebuild dist/ meanwhile, and a program started from a
+ * half-written file fails), in the clean environment of a user's terminal.
+ */
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface BuiltCli {
+  /** The private directory: the bundle, and room for what a test keeps beside it. */
+  dir: string;
+  /** Its cli.js (the chunks it loads sit beside it, in chunks/). */
+  cliPath: string;
+  remove(): Promise<void>;
+}
+
+export async function copyBuiltCli(prefix: string): Promise<BuiltCli> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  await cp('dist', dir, { recursive: true });
+  return { dir, cliPath: join(dir, 'cli.js'), remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A terminal's environment with nothing of the test run's: its own HOME and XDG config and state directories. */
+export function terminalEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_STATE_HOME: join(home, 'state'),
+    ...extra,
+  };
+}
