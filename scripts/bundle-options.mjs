@@ -6,24 +6,35 @@ import { resolve } from 'node:path';
 /** The project's own module the patched Ink imports, found from where the build runs (the project root). */
 const LINE_UPDATE = 'shop-inbox:terminal-line-update';
 
+/** An esbuild plugin that puts `contents` where the package `name` is imported. */
+function replaceModule(name, contents) {
+  const namespace = `replaced-${name}`;
+  return {
+    name: namespace,
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: new RegExp(`^${name}$`) }, () => ({ path: name, namespace }));
+      pluginBuild.onLoad({ filter: /.*/, namespace }, () => ({ contents, loader: 'js' }));
+    },
+  };
+}
+
 /**
  * Ink imports its React devtools bridge only when DEV=true; a bundle that left
  * the optional package external would fail to load without it. The bridge is
  * replaced by nothing.
  */
-const noDevtools = {
-  name: 'no-react-devtools',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^react-devtools-core$/ }, () => ({
-      path: 'react-devtools-core',
-      namespace: 'stub',
-    }));
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
-      contents: 'export default { initialize() {}, connectToDevTools() {} };',
-      loader: 'js',
-    }));
-  },
-};
+const noDevtools = replaceModule(
+  'react-devtools-core',
+  'export default { initialize() {}, connectToDevTools() {} };',
+);
+
+/**
+ * Ink draws nothing until exit when it believes it runs in CI (`CI` or
+ * `CONTINUOUS_INTEGRATION` set and not "false"): a staff member whose shell
+ * exports one, or a tmux server started from such a shell, got a blank
+ * inbox. The CLI starts Ink only on a terminal, so it is never in CI.
+ */
+const neverInCi = replaceModule('is-in-ci', 'export default false;');
 
 /** Bounds a cache that Ink keeps for the life of the process (a running clock makes new texts forever). */
 const BOUNDED = (name, limit) => `if (${name}.size > ${limit}) ${name}.clear();`;
@@ -229,17 +240,7 @@ export default class Output {`,
 export const patchedInk = {
   name: 'patch-ink',
   setup(pluginBuild) {
-    /**
-     * Ink draws nothing until exit when it believes it runs in CI (`CI` or
-     * `CONTINUOUS_INTEGRATION` set and not "false"): a staff member whose shell
-     * exports one, or a tmux server started from such a shell, got a blank
-     * inbox. The CLI starts Ink only on a terminal, so it is never in CI.
-     */
-    pluginBuild.onResolve({ filter: /^is-in-ci$/ }, () => ({ path: 'is-in-ci', namespace: 'not-in-ci' }));
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'not-in-ci' }, () => ({
-      contents: 'export default false;',
-      loader: 'js',
-    }));
+    neverInCi.setup(pluginBuild);
     pluginBuild.onResolve({ filter: new RegExp(`^${LINE_UPDATE}$`) }, () => ({
       path: resolve(
         pluginBuild.initialOptions.absWorkingDir ?? process.cwd(),
