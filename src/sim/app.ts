@@ -99,13 +99,8 @@ function readQuery(c: Ctx, endpoint: Endpoint): { values: Record<string, unknown
 }
 
 async function readBody<T>(c: Ctx, schema: z.ZodType<T>): Promise<{ value: T } | { issues: Issue[] }> {
-  const text = await c.req.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { issues: [{ field: 'request_body', message: 'must be a JSON object' }] };
-  }
+  // Not JSON (its text), or no body at all: not an object either.
+  const json = jsonOrText(await c.req.text());
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     return { issues: [{ field: 'request_body', message: 'must be a JSON object' }] };
   }
