@@ -5,6 +5,7 @@
  */
 import { render } from 'ink';
 import type { ShopInboxConfig } from '../config/config-file.js';
+import { notifySettings, startNotifier } from '../notify/notifier.js';
 import { visibleReads } from '../panes/visible-reads.js';
 import type { Session } from '../session/create-session.js';
 import type { View } from '../store/app-store.js';
@@ -43,10 +44,11 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
   session.poller.setVisibleSlots(wallboard ? wallboardReads : visibleReads);
   // Nothing on the wallboard is clicked: the mouse stays the terminal's.
   const mouse = options.mouse && !wallboard;
+  const notify = notifySettings(options.notify, wallboard);
   // A terminal that went away (a dropped SSH session, a closed pty) ends the inbox as a hang-up does.
   const screen = enterFullScreen(
     { stdout, stdin, stderr: process.stderr },
-    { onGone: () => shutdown(HANG_UP_EXIT), mouse },
+    { onGone: () => shutdown(HANG_UP_EXIT), mouse, title: notify.title },
   );
 
   let finish: (code: number) => void = () => {};
@@ -67,9 +69,22 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
     screen.restore();
   };
   let closing = false;
+  const stopNotifier = startNotifier({
+    store: session.store,
+    settings: notify,
+    tmux: Boolean(process.env.TMUX),
+    write: (text) => {
+      try {
+        if (!closing && stdout.writable) stdout.write(text);
+      } catch {
+        // The terminal is gone: the hang-up ends the inbox.
+      }
+    },
+  });
   const shutdown = (code: number) => {
     if (closing) return;
     closing = true;
+    stopNotifier();
     session.store.setState({ quitting: true });
     session.close();
     ui.dispose();
@@ -119,6 +134,7 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
     return await finished;
   } finally {
     stopFollowingSize();
+    stopNotifier();
     for (const signal of Object.keys(SIGNAL_EXIT)) process.off(signal, onSignal);
     process.off('uncaughtException', onCrash);
     process.off('unhandledRejection', onCrash);
