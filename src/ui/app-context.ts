@@ -7,7 +7,7 @@ import { type Clock, useNow } from './clock.js';
 import type { CommandContext } from './commands/command.js';
 import type { Keymap } from './commands/keymap.js';
 import type { Mouse } from './mouse.js';
-import type { Theme } from './theme.js';
+import { THEMES, type Theme } from './theme.js';
 
 export interface AppServices {
   store: AppStore;
@@ -17,8 +17,6 @@ export interface AppServices {
   commandContext(): CommandContext;
   /** Clickable regions; absent when the mouse is off. */
   mouse: Mouse | undefined;
-  /** The colour of each role (none at all under NO_COLOR). */
-  theme: Theme;
   /** The wallboard's screen, loaded only when the wallboard is shown. */
   Wallboard?: ComponentType<{ height: number }> | undefined;
 }
@@ -40,6 +38,9 @@ export function useClockNow(): number {
   return useNow(useServices().clock);
 }
 
+/** The colour of each role (none at all under NO_COLOR); the dark theme unless one is provided. */
+export const ThemeContext = createContext<Theme>(THEMES.dark);
+
 export function useTheme(): Theme {
-  return useServices().theme;
+  return useContext(ThemeContext);
 }

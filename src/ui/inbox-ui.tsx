@@ -6,7 +6,7 @@
 import type { ComponentType, ReactElement } from 'react';
 import type { Session } from '../session/create-session.js';
 import { App } from './app.js';
-import { AppServicesContext } from './app-context.js';
+import { AppServicesContext, ThemeContext } from './app-context.js';
 import { type Clock, createClock } from './clock.js';
 import type { CommandContext } from './commands/command.js';
 import { createDispatcher, type Dispatcher } from './commands/dispatch.js';
@@ -94,11 +94,12 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
         keymap,
         commandContext: () => probe,
         mouse,
-        theme: options.theme ?? THEMES.dark,
         Wallboard: options.Wallboard,
       }}
     >
-      <App />
+      <ThemeContext.Provider value={options.theme ?? THEMES.dark}>
+        <App />
+      </ThemeContext.Provider>
     </AppServicesContext.Provider>
   );
   const stops: Array<() => void> = [];

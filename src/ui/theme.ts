@@ -28,6 +28,9 @@ export interface Theme {
   badge: { color: string; backgroundColor: string } | undefined;
 }
 
+/** A role that is one colour (not the badge's pair). */
+export type ColourRole = Exclude<keyof Theme, 'name' | 'badge'>;
+
 export const THEMES: Record<Theme['name'], Theme> = {
   dark: {
     name: 'dark',
