@@ -156,4 +156,26 @@ describe('the wallboard (--wallboard)', () => {
     terminal.send('q');
     expect((await terminal.exited).exitCode).toBe(0);
   });
+
+  it('says OFFLINE since when, in inverse, through an outage, keeps the counts, and recovers alone', async () => {
+    const sim = await startSim();
+    const terminal = openWallboard(sim, { cols: 80, rows: 24 });
+    const want = await expected(sim);
+    await terminal.waitForText(`${want.counts.missed} with no reply`);
+    // Every connection to the shop is reset from now on.
+    sim.sim.faults.setRates({ resetRate: 1 });
+    await terminal.waitFor(
+      () => [...terminal.inverseText().values()].some((text) => /^OFFLINE since \d\d:\d\d$/.test(text)),
+      'OFFLINE since … in inverse',
+      30_000,
+    );
+    expect(terminal.screenText()).toMatch(/retrying in \d+ s/);
+    expect(terminal.screenText()).toContain(`${want.counts.missed} with no reply`);
+    // The shop answers again: the wallboard goes on by itself, no key pressed.
+    sim.sim.faults.clear();
+    await terminal.waitForText(/updated \d+ s ago/, 30_000);
+    expect(terminal.screenText()).not.toContain('OFFLINE');
+    terminal.send('q');
+    expect((await terminal.exited).exitCode).toBe(0);
+  }, 90_000);
 });
