@@ -178,4 +178,31 @@ describe('the wallboard (--wallboard)', () => {
     terminal.send('q');
     expect((await terminal.exited).exitCode).toBe(0);
   }, 90_000);
+
+  it('is what "view": "wallboard" in the config opens; --theme with an unknown theme is refused', async () => {
+    const sim = await startSim();
+    await mkdir(join(home, 'config', 'shop-inbox'), { recursive: true, mode: 0o700 });
+    await writeFile(join(home, 'config', 'shop-inbox', 'config.json'), '{ "view": "wallboard" }', {
+      mode: 0o600,
+    });
+    const terminal = spawnInTerminal(process.execPath, [bundle.cliPath], {
+      cols: 80,
+      rows: 24,
+      env: terminalEnv(home, { SHOP_API_BASE_URL: sim.baseUrl, SHOP_API_KEY: sim.sim.tokens.write }),
+    });
+    terminals.push(terminal);
+    await terminal.waitForText('wallboard (read-only)');
+    await terminal.waitForText('OLDEST MISSED CALL');
+    terminal.send('q');
+    expect((await terminal.exited).exitCode).toBe(0);
+
+    const refused = spawnInTerminal(process.execPath, [bundle.cliPath, '--theme', 'solarized'], {
+      cols: 80,
+      rows: 24,
+      env: terminalEnv(home, { SHOP_API_BASE_URL: sim.baseUrl, SHOP_API_KEY: sim.sim.tokens.write }),
+    });
+    terminals.push(refused);
+    expect((await refused.exited).exitCode).toBe(2);
+    expect(refused.output()).toContain('--theme must be auto, dark or light');
+  });
 });
