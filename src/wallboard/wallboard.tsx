@@ -56,7 +56,8 @@ function Freshness() {
   const readAt = useAppState(dataReadAt);
   const connection = useAppState((state) => state.connection);
   const theme = useTheme();
-  const ago = readAt === undefined ? 'no data yet' : `data from ${hhmm(readAt)}, ${waited(now - readAt)} ago`;
+  // Short enough to stay whole on a 60-column top line.
+  const ago = readAt === undefined ? 'no data yet' : `data ${waited(now - readAt)} old`;
   if (connection.state === 'offline' || connection.state === 'server_error') {
     const retry = Math.max(0, Math.ceil((connection.retryAt - now) / 1000));
     return (
@@ -177,10 +178,15 @@ export function Wallboard({ height }: { height: number }) {
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
       <Box height={1} justifyContent="space-between">
-        <Text bold wrap="truncate-end">
-          {`${business === undefined ? 'shop-inbox' : oneLine(business).slice(0, 80)} · wallboard (read-only)`}
-        </Text>
-        <Freshness />
+        {/* The freshness keeps its width: the shop's name gives way first. */}
+        <Box flexShrink={1} overflow="hidden">
+          <Text bold wrap="truncate-end">
+            {`${business === undefined ? 'shop-inbox' : oneLine(business).slice(0, 80)} · wallboard (read-only)`}
+          </Text>
+        </Box>
+        <Box flexShrink={0} marginLeft={2}>
+          <Freshness />
+        </Box>
       </Box>
       <Text> </Text>
       <Box height={tileRows}>
