@@ -2,10 +2,13 @@
  * What arrived after start-up, once per item: new missed calls (the
  * callbacks list), same-day leads (the open leads), inbound texts (today's
  * activity) and actions awaiting approval. The first copy of each list is
- * the baseline: nothing in it is news. After that each record is news once,
- * keyed by its id, however often its list is read again, and also when it
- * leaves the list and comes back. A lead that is both a missed call and a
- * same-day lead is one item.
+ * its baseline: what is in it is not news, unless its own time says it came
+ * after this process started (the lists are read one after another, and a
+ * missed call that arrives between the first read of the open leads and the
+ * first read of the callbacks is news all the same). After that each record
+ * is news once, keyed by its id, however often its list is read again, and
+ * also when it leaves the list and comes back. A lead that is both a missed
+ * call and a same-day lead is one item.
  */
 import type { AppState } from '../store/app-store.js';
 
@@ -22,8 +25,8 @@ interface Source {
   event: NotifyEvent;
   /** The copy of the list in the store (compared by identity: a new read is a new copy). */
   copy(state: AppState): unknown;
-  /** Its items: the record's key (shared by lists that show the same record) and what to say. */
-  items(state: AppState): Array<{ key: string; text: string }>;
+  /** Its items: the record's key (shared by lists that show the same record), its time (ISO) and what to say. */
+  items(state: AppState): Array<{ key: string; at: string; text: string }>;
 }
 
 const SOURCES: readonly Source[] = [
@@ -33,6 +36,7 @@ const SOURCES: readonly Source[] = [
     items: (state) =>
       (state.inbox.callbacks.data?.open_leads ?? []).map((lead) => ({
         key: `lead:${lead.id}`,
+        at: lead.created_at,
         text: `Missed call: ${lead.contact_name} (${lead.caller_phone}) · ${lead.job_type}`,
       })),
   },
@@ -44,6 +48,7 @@ const SOURCES: readonly Source[] = [
         .filter((lead) => String(lead.urgency) === 'same_day')
         .map((lead) => ({
           key: `lead:${lead.id}`,
+          at: lead.created_at,
           text: `SAME DAY lead: ${lead.contact_name} (${lead.caller_phone}) · ${lead.job_type}`,
         })),
   },
@@ -55,6 +60,7 @@ const SOURCES: readonly Source[] = [
         .filter((item) => String(item.kind) === 'sms_inbound')
         .map((item) => ({
           key: `text:${item.created_at}\u0000${item.summary}`,
+          at: item.created_at,
           text: item.summary.slice(0, 300).replace(/^New text from /, 'Text from '),
         })),
   },
@@ -64,6 +70,7 @@ const SOURCES: readonly Source[] = [
     items: (state) =>
       (state.actions.pending_approval.data?.items ?? []).map((action) => ({
         key: `action:${action.id}`,
+        at: action.generated_at,
         text: `Awaiting approval: ${String(action.kind).replaceAll('_', ' ')} ${action.id}`,
       })),
   },
@@ -79,8 +86,11 @@ function remember(set: Set<string>, key: string): void {
   if (oldest !== undefined) set.delete(oldest);
 }
 
-/** Call with each new state; returns what arrived since the last call (nothing on a list's first copy). */
-export function createArrivals(): (state: AppState) => Arrival[] {
+/**
+ * Call with each new state; returns what arrived since the last call. `startedAt`: when this
+ * process started (a record dated after it is news even in its list's first copy).
+ */
+export function createArrivals(startedAt: number = Date.now()): (state: AppState) => Arrival[] {
   const copies = new Map<NotifyEvent, unknown>();
   const known = new Map<NotifyEvent, Set<string>>();
   const told = new Set<string>();
@@ -91,20 +101,14 @@ export function createArrivals(): (state: AppState) => Arrival[] {
       if (copy === undefined || copies.get(source.event) === copy) continue;
       copies.set(source.event, copy);
       const items = source.items(state);
-      const seen = known.get(source.event);
-      if (!seen) {
-        // The baseline: what was there at start-up is not news, now or later.
-        const baseline = new Set<string>();
-        for (const item of items) {
-          remember(baseline, item.key);
-          remember(told, item.key);
-        }
-        known.set(source.event, baseline);
-        continue;
-      }
+      const baseline = !known.has(source.event);
+      const seen = known.get(source.event) ?? new Set<string>();
+      known.set(source.event, seen);
       for (const item of items) {
         if (seen.has(item.key)) continue;
         remember(seen, item.key);
+        // What was there at start-up is not news, now or later.
+        if (baseline && !(Date.parse(item.at) > startedAt)) continue;
         if (told.has(item.key)) continue;
         remember(told, item.key);
         arrived.push({ event: source.event, text: item.text });

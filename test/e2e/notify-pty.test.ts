@@ -4,7 +4,7 @@
  * title with the counts, OSC 9 / OSC 777 and the bell for what arrives after
  * start-up, once per item, and nothing for what was there at start.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -159,4 +159,62 @@ describe('notifications', () => {
     terminal.send('q');
     expect((await terminal.exited).exitCode).toBe(0);
   }, 60_000);
+
+  it('in the inbox: the title by default, no desktop notification or bell unless the config turns them on', async () => {
+    const sim = await startSim();
+    /** The inbox until a same-day lead that arrived after start-up has been told (`told` says when). */
+    const runInbox = async (config: object | undefined, told: (after: string) => boolean) => {
+      if (config) {
+        await mkdir(join(home, 'config', 'shop-inbox'), { recursive: true, mode: 0o700 });
+        await writeFile(join(home, 'config', 'shop-inbox', 'config.json'), JSON.stringify(config), {
+          mode: 0o600,
+        });
+      }
+      const terminal = spawnInTerminal(process.execPath, [bundle.cliPath], {
+        cols: 120,
+        rows: 40,
+        env: terminalEnv(home, { SHOP_API_BASE_URL: sim.baseUrl, SHOP_API_KEY: sim.sim.tokens.read }),
+      });
+      terminals.push(terminal);
+      // The open leads are read (their count is in the pane's title): the baseline is taken.
+      await terminal.waitForText(/Inbox — open leads \(\d+\)/);
+      await terminal.settle();
+      const before = terminal.output().length;
+      // A same-day lead: the open leads are on screen, read every 10 s.
+      expect(sim.sim.inject('missed_call')).not.toBeNull();
+      const lead = sim.sim.shops.main.leads.at(-1);
+      if (lead) lead.urgency = 'same_day';
+      await terminal.waitFor(
+        () => told(terminal.output().slice(before)),
+        'the new same-day lead told',
+        20_000,
+      );
+      await terminal.settle();
+      const whole = terminal.output();
+      terminal.send('q');
+      expect((await terminal.exited).exitCode).toBe(0);
+      const caller = sim.sim.shops.main.contacts.find((contact) => contact.id === lead?.contactId)?.name;
+      return { whole, after: whole.slice(before), caller };
+    };
+
+    const byDefault = await runInbox(undefined, (after) => oscs(after).some(([number]) => number === '2'));
+    expect(byDefault.whole.startsWith(`${ESC}[22;0t`)).toBe(true);
+    expect(oscs(byDefault.after).filter(([number]) => number === '9' || number === '777')).toEqual([]);
+    expect(bells(byDefault.after)).toBe(0);
+
+    const turnedOn = await runInbox(
+      { notify: { desktop: true, bell: true, title: false } },
+      (after) =>
+        // The bell comes in a write of its own, after the notifications.
+        oscs(after).some(([number]) => number === '9') && bells(after) > 0,
+    );
+    // One item, one notification: a missed call that is also same-day (whichever list told it first).
+    const told = oscs(turnedOn.after).filter(([number]) => number === '9');
+    expect(told).toHaveLength(1);
+    expect(told[0]?.[1]).toMatch(new RegExp(`^(Missed call|SAME DAY lead): ${turnedOn.caller} \\(`));
+    expect(bells(turnedOn.after)).toBe(1);
+    // The title is off: nothing is written to it, and the user's is neither pushed nor popped.
+    expect(oscs(turnedOn.whole).filter(([number]) => number === '2')).toEqual([]);
+    expect(turnedOn.whole).not.toContain(`${ESC}[22;0t`);
+  }, 90_000);
 });

@@ -6,7 +6,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Arrival, createArrivals } from '../../src/notify/arrivals.js';
+import { storeData } from '../../src/poller/store-writes.js';
 import { createSession, type Session } from '../../src/session/create-session.js';
+import { createAppStore } from '../../src/store/app-store.js';
 import { wallboardReads } from '../../src/wallboard/reads.js';
 import { startSim, type TestSim } from '../support/sim.js';
 
@@ -86,4 +88,28 @@ describe('arrivals: what is news', () => {
         .sort(),
     ).toEqual(['inbound_text', 'pending_action']);
   }, 30_000);
+
+  it('a missed call that arrived between the first read of one list and of another is news all the same', async () => {
+    const sim = await startSim();
+    const client = sim.client('read');
+    const store = createAppStore({ view: 'wallboard' });
+    const arrivals = createArrivals();
+    const read = async (filter: 'open' | 'callbacks') =>
+      storeData(store, { kind: 'inbox', filter }, await client.getInbox({ filter, limit: 50 }), Date.now());
+    await read('open');
+    expect(arrivals(store.getState())).toEqual([]);
+    // The open leads were read; a missed call comes in before the callbacks are read the first time.
+    sim.sim.inject('missed_call');
+    const lead = sim.sim.shops.main.leads.at(-1);
+    if (lead) lead.urgency = 'this_week';
+    await read('callbacks');
+    const caller = sim.sim.shops.main.contacts.find((contact) => contact.id === lead?.contactId);
+    // Only it: the other missed calls in that first copy were there at start-up.
+    expect(arrivals(store.getState())).toEqual([
+      { event: 'missed_call', text: expect.stringContaining(`Missed call: ${caller?.name}`) },
+    ]);
+    await read('open');
+    await read('callbacks');
+    expect(arrivals(store.getState())).toEqual([]);
+  });
 });
