@@ -45,9 +45,11 @@ function open(sim: TestSim, args: string[], env: NodeJS.ProcessEnv, size = { col
  * Every SGR parameter that sets or resets a colour, in the raw output: 30–39 and 90–97 (text),
  * 40–49 and 100–107 (background), 38/48 with their 5;N or 2;R;G;B, 58/59 (underline colour).
  */
+const SGR = new RegExp(`${'\u001B'}\\[([0-9;:]*)m`, 'g');
+
 function colourParameters(raw: string): string[] {
   const found: string[] = [];
-  for (const match of raw.matchAll(/\u001B\[([0-9;:]*)m/g)) {
+  for (const match of raw.matchAll(SGR)) {
     for (const parameter of (match[1] ?? '').split(';')) {
       const code = Number(parameter.split(':')[0] || '0');
       const colour =

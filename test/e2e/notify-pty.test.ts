@@ -31,7 +31,8 @@ afterEach(async () => {
 });
 
 const ESC = '\u001B';
-const OSC = /\u001B\](\d+);([^\u0007\u001B]*)\u0007/g;
+const BEL = '\u0007';
+const OSC = new RegExp(`${ESC}\\](\\d+);([^${BEL}${ESC}]*)${BEL}`, 'g');
 
 function openWallboard(sim: TestSim, extraEnv: NodeJS.ProcessEnv = {}) {
   const terminal = spawnInTerminal(process.execPath, [bundle.cliPath, '--wallboard'], {
@@ -144,14 +145,16 @@ describe('notifications', () => {
     );
     await terminal.settle();
     const after = terminal.output().slice(before);
-    const wrapped = [...after.matchAll(/\u001BPtmux;([\s\S]*?)\u001B\\/g)].map((match) => match[1] ?? '');
+    const wrapped = [...after.matchAll(new RegExp(`${ESC}Ptmux;([\\s\\S]*?)${ESC}\\\\`, 'g'))].map(
+      (match) => match[1] ?? '',
+    );
     expect(wrapped).toHaveLength(2);
     for (const inner of wrapped) {
       // Every ESC of the sequence inside is doubled; undoubled, it is one OSC with no other escape in it.
       expect(inner.replaceAll(`${ESC}${ESC}`, '')).not.toContain(ESC);
       const sequence = inner.replaceAll(`${ESC}${ESC}`, ESC);
-      expect(sequence).toMatch(/^\u001B\](9|777);[^\u001B\u0007\u009D]*\u0007$/);
-      const text = sequence.replace(/^\u001B\](9;|777;notify;shop-inbox;)/, '').slice(0, -1);
+      expect(sequence).toMatch(new RegExp(`^${ESC}\\](9|777);[^${ESC}${BEL}\u009D]*${BEL}$`));
+      const text = sequence.replace(new RegExp(`^${ESC}\\](9;|777;notify;shop-inbox;)`), '').slice(0, -1);
       expect(text.startsWith('Text from Mallory: ')).toBe(true);
       expect(Array.from(text).length).toBeLessThanOrEqual(100);
       expect(text.endsWith('…')).toBe(true);

@@ -74,7 +74,10 @@ function inbox(baseUrl: string, key: string) {
 const ESC = '\u001B';
 /** The one title the inbox writes itself: its counts (README, "Notifications"). */
 const OWN_TITLE = /^shop-inbox · \d+ callbacks? · \d+\+? same-day$/;
-const OWN_TITLE_SEQUENCE = /\u001B\]2;shop-inbox · \d+ callbacks? · \d+\+? same-day\u0007/g;
+const OWN_TITLE_SEQUENCE = new RegExp(
+  `${ESC}\\]2;shop-inbox · \\d+ callbacks? · \\d+\\+? same-day\u0007`,
+  'g',
+);
 
 /** Every title the terminal was given is the inbox's own. */
 function expectOwnTitles(titles: string[]) {
