@@ -1,7 +1,7 @@
 /**
- * `shop-inbox [--demo] [--base-url URL] [--key-file PATH] [--read-only] [--max-rpm N] [--no-mouse]`:
- * the full-screen inbox. With --demo it starts the simulator in this process
- * on a free loopback port and uses its write key.
+ * `shop-inbox [--demo] [--base-url URL] [--key-file PATH] [--read-only] [--max-rpm N] [--no-mouse]
+ * [--wallboard] [--theme auto|dark|light]`: the full-screen inbox, or the wallboard (read-only).
+ * With --demo it starts the simulator in this process on a free loopback port and uses its write key.
  */
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../config/config-error.js';
@@ -10,6 +10,8 @@ import { DEFAULT_MAX_RPM } from '../session/create-session.js';
 import { type InboxSessionOptions, startInboxSession } from '../session/start-inbox-session.js';
 import { SHOP_FLAGS, settingsOrExplain } from './shop-settings.js';
 import { UsageError } from './usage-error.js';
+
+type ThemeChoice = 'auto' | 'dark' | 'light';
 
 export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { values } = parseArgs({
@@ -21,8 +23,14 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
       'read-only': { type: 'boolean', default: false },
       'max-rpm': { type: 'string' },
       'no-mouse': { type: 'boolean', default: false },
+      wallboard: { type: 'boolean', default: false },
+      theme: { type: 'string' },
     },
   });
+  const theme = values.theme;
+  if (theme !== undefined && !isThemeChoice(theme)) {
+    throw new UsageError('--theme must be auto, dark or light');
+  }
   const maxRpm = values['max-rpm'] === undefined ? DEFAULT_MAX_RPM : Number(values['max-rpm']);
   if (!Number.isInteger(maxRpm) || maxRpm < 1 || maxRpm > 120) {
     throw new UsageError(
@@ -38,13 +46,18 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
     const sim = createSimulator({ live: true, seed: Date.now() % 100_000 });
     const running = await sim.listen({ host: '127.0.0.1', port: 0 });
     try {
+      const view = values.wallboard ? 'wallboard' : (config?.view ?? 'inbox');
       return await showInbox({
         baseUrl: running.baseUrl,
         apiKey: sim.tokens.write,
-        readOnly: values['read-only'],
+        // The wallboard never writes, whatever else is said.
+        readOnly: values['read-only'] || view === 'wallboard',
         maxRpm,
         demo: true,
+        view,
         mouse: !values['no-mouse'] && config?.mouse !== false,
+        theme: theme ?? config?.theme ?? 'auto',
+        ...(config?.notify ? { notify: config.notify } : {}),
         ...(config?.keys ? { keys: config.keys } : {}),
       });
     } finally {
@@ -54,7 +67,20 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   const settings = await settingsOrExplain(values, env);
   if (!settings) return 1;
   if (!canShowInbox(env)) return 2;
-  return showInbox({ ...settings, maxRpm, demo: false, mouse: settings.mouse && !values['no-mouse'] });
+  const view = values.wallboard ? 'wallboard' : (settings.view ?? 'inbox');
+  return showInbox({
+    ...settings,
+    readOnly: settings.readOnly || view === 'wallboard',
+    maxRpm,
+    demo: false,
+    view,
+    mouse: settings.mouse && !values['no-mouse'],
+    theme: theme ?? settings.theme ?? 'auto',
+  });
+}
+
+function isThemeChoice(value: string): value is ThemeChoice {
+  return value === 'auto' || value === 'dark' || value === 'light';
 }
 
 /**
@@ -63,7 +89,12 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
  * checked, before the screen changes, and the inbox is shown.
  */
 async function showInbox(
-  options: Omit<InboxSessionOptions, 'columns' | 'rows'> & { keys?: ShopInboxConfig['keys']; mouse: boolean },
+  options: Omit<InboxSessionOptions, 'columns' | 'rows'> & {
+    keys?: ShopInboxConfig['keys'];
+    mouse: boolean;
+    theme: ThemeChoice;
+    notify?: ShopInboxConfig['notify'];
+  },
 ): Promise<number> {
   const session = startInboxSession({
     ...options,
@@ -84,7 +115,13 @@ async function showInbox(
     }
     throw error;
   }
-  return runInbox(session, { mouse: options.mouse, ...(options.keys ? { keys: options.keys } : {}) });
+  return runInbox(session, {
+    mouse: options.mouse,
+    view: options.view,
+    theme: options.theme,
+    ...(options.notify ? { notify: options.notify } : {}),
+    ...(options.keys ? { keys: options.keys } : {}),
+  });
 }
 
 /** The config file, or false once stderr says what is wrong with it. */

@@ -37,6 +37,10 @@ export const TUI_USAGE = `Inbox options (shop-inbox [options]):
   --base-url URL         the shop's API root (default: SHOP_API_BASE_URL, then the login config)
   --key-file PATH        read the key from a file only you can read (chmod 600)
   --read-only            never write: sending, drafting and approving are off
+  --wallboard            the monitoring screen for the room: big counts, oldest missed call,
+                         newest texts, how fresh the data is (read-only; q quits)
+  --theme auto|dark|light  colours for a dark or light background (auto follows COLORFGBG);
+                         NO_COLOR=1 removes every colour
   --max-rpm N            requests per minute for this process (default 30; the
                          shop's 120 per minute are shared by every terminal on its key)
   --no-mouse             leave the mouse to the terminal (text selection); also "mouse": false

@@ -17,6 +17,19 @@ const ConfigSchema = z.looseObject({
   keys: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
   /** Clicks and the wheel; false leaves the terminal's own text selection alone. */
   mouse: z.boolean().optional(),
+  /** "wallboard": the monitoring screen (read-only), as --wallboard. */
+  view: z.enum(['inbox', 'wallboard']).optional(),
+  /** Colours: "auto" follows COLORFGBG; --theme overrides it. */
+  theme: z.enum(['auto', 'dark', 'light']).optional(),
+  /** What signals a new missed call, text, same-day lead or pending action (see README, "Notifications"). */
+  notify: z
+    .strictObject({
+      title: z.boolean().optional(),
+      desktop: z.boolean().optional(),
+      bell: z.boolean().optional(),
+      events: z.array(z.enum(['missed_call', 'inbound_text', 'same_day', 'pending_action'])).optional(),
+    })
+    .optional(),
 });
 
 export type ShopInboxConfig = z.infer<typeof ConfigSchema>;

@@ -27,6 +27,10 @@ export interface ResolvedSettings {
   mouse: boolean;
   /** The --key-file path, when the key came from there. */
   keyFile?: string;
+  /** The config's view, theme and notifications, when it has them. */
+  view?: ShopInboxConfig['view'];
+  theme?: ShopInboxConfig['theme'];
+  notify?: ShopInboxConfig['notify'];
 }
 
 export class MissingKeyError extends ConfigError {
@@ -119,5 +123,8 @@ export async function resolveSettings(
     readOnly: options.readOnly === true || config?.read_only === true,
     ...(config?.keys ? { keys: config.keys } : {}),
     mouse: config?.mouse !== false,
+    ...(config?.view ? { view: config.view } : {}),
+    ...(config?.theme ? { theme: config.theme } : {}),
+    ...(config?.notify ? { notify: config.notify } : {}),
   };
 }

@@ -4,29 +4,31 @@
  * its id, kind, status and time; any other field the service sends is shown
  * in the detail, so staff see as much as there is before approving.
  */
+
 import { Box } from 'ink';
 import { memo } from 'react';
 import type { Action } from '../contract/resources.js';
 import type { AppState, DecisionState } from '../store/app-store.js';
 import { actionList, selectedAction } from '../store/selectors.js';
-import { useAppState, useClockNow } from '../ui/app-context.js';
+import { useAppState, useClockNow, useTheme } from '../ui/app-context.js';
 import { ListWindow } from '../ui/components/list-window.js';
 import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
 import { Text } from '../ui/components/text.js';
 import { age, dateTime, enumLabel, oneLine } from '../ui/format.js';
+import type { ColourRole } from '../ui/theme.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { countLabel, useSelectedIndex } from './use-selection.js';
 
 const DETAIL_ROWS = 6;
 const KNOWN_FIELDS = new Set(['id', 'kind', 'status', 'generated_at']);
 
-function decisionText(decision: DecisionState | undefined): { text: string; color: string } | undefined {
+function decisionText(decision: DecisionState | undefined): { text: string; color: ColourRole } | undefined {
   if (!decision) return undefined;
-  if (decision.state === 'approving') return { text: 'approving…', color: 'cyan' };
+  if (decision.state === 'approving') return { text: 'approving…', color: 'accent' };
   if (decision.state === 'done')
-    return { text: `approved → ${enumLabel(decision.result?.status)}`, color: 'green' };
-  return { text: `approval failed: ${oneLine(decision.error?.message)}`, color: 'red' };
+    return { text: `approved → ${enumLabel(decision.result?.status)}`, color: 'success' };
+  return { text: `approval failed: ${oneLine(decision.error?.message)}`, color: 'danger' };
 }
 
 const ActionRow = memo(function ActionRow({
@@ -42,11 +44,12 @@ const ActionRow = memo(function ActionRow({
   decision: DecisionState | undefined;
   now: number;
 }) {
+  const theme = useTheme();
   const outcome = decisionText(decision);
   return (
     <Box width="100%">
       <Box width={2} flexShrink={0}>
-        <Text color="yellow">{fresh ? '●' : ' '}</Text>
+        <Text color={theme.warning}>{fresh ? '●' : ' '}</Text>
       </Box>
       <Box width={16} flexShrink={0}>
         <Text wrap="truncate-end" inverse={selected} bold={selected}>
@@ -54,7 +57,10 @@ const ActionRow = memo(function ActionRow({
         </Text>
       </Box>
       <Box width={18} flexShrink={0} marginLeft={1}>
-        <Text wrap="truncate-end" color={String(action.status) === 'pending_approval' ? 'yellow' : undefined}>
+        <Text
+          wrap="truncate-end"
+          color={String(action.status) === 'pending_approval' ? theme.warning : undefined}
+        >
           {enumLabel(action.status)}
         </Text>
       </Box>
@@ -62,7 +68,7 @@ const ActionRow = memo(function ActionRow({
         <Text dimColor>{age(action.generated_at, now)}</Text>
       </Box>
       <Box flexGrow={1} flexBasis={0} marginLeft={1}>
-        <Text wrap="truncate-end" {...(outcome ? { color: outcome.color } : { dimColor: true })}>
+        <Text wrap="truncate-end" {...(outcome ? { color: theme[outcome.color] } : { dimColor: true })}>
           {outcome ? outcome.text : oneLine(action.id)}
         </Text>
       </Box>

@@ -4,7 +4,7 @@ import { memo } from 'react';
 import type { Contact } from '../contract/resources.js';
 import type { AppState } from '../store/app-store.js';
 import { contactList, searchText, selectedContact } from '../store/selectors.js';
-import { useAppState, useClockNow } from '../ui/app-context.js';
+import { useAppState, useClockNow, useTheme } from '../ui/app-context.js';
 import { ListWindow } from '../ui/components/list-window.js';
 import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
@@ -49,6 +49,7 @@ const ContactRow = memo(function ContactRow({
 });
 
 function ContactsPane({ height, focused }: PaneProps) {
+  const theme = useTheme();
   const loaded = useAppState((state) => statusOf(state.contacts));
   // The title names the search the list on screen answers, not one still on its way.
   const shown = useAppState((state) => state.contacts.loadedQuery ?? '');
@@ -69,7 +70,7 @@ function ContactsPane({ height, focused }: PaneProps) {
       status={<LoadedStatus loaded={loaded} />}
     >
       <Text
-        color={search.editing ? 'cyan' : undefined}
+        color={search.editing ? theme.accent : undefined}
         dimColor={!search.editing && !search.text}
         wrap="truncate-end"
       >

@@ -10,7 +10,7 @@ import type { Slot } from '../poller/refresh-plan.js';
 import { type AppState, isWide } from '../store/app-store.js';
 import { inboundId } from '../store/seen.js';
 import { inboxList, searchText, selectedLead, threadLeadId } from '../store/selectors.js';
-import { useAppState, useClockNow } from '../ui/app-context.js';
+import { useAppState, useClockNow, useTheme } from '../ui/app-context.js';
 import { ListWindow } from '../ui/components/list-window.js';
 import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
@@ -36,11 +36,12 @@ const LeadRow = memo(function LeadRow({
   now: number;
   wide: boolean;
 }) {
+  const theme = useTheme();
   const sameDay = String(lead.urgency) === 'same_day';
   return (
     <Box width="100%">
       <Box width={2} flexShrink={0}>
-        <Text color="yellow">{fresh ? '●' : ' '}</Text>
+        <Text color={theme.warning}>{fresh ? '●' : ' '}</Text>
       </Box>
       <Box flexGrow={1} flexBasis={0} minWidth={8}>
         <Text wrap="truncate-end" inverse={selected} bold={selected}>
@@ -54,7 +55,7 @@ const LeadRow = memo(function LeadRow({
         <Text wrap="truncate-end">{oneLine(lead.job_type)}</Text>
       </Box>
       <Box width={9} flexShrink={0} marginLeft={1}>
-        <Text wrap="truncate-end" {...(sameDay ? { color: 'red', bold: true } : { dimColor: true })}>
+        <Text wrap="truncate-end" {...(sameDay ? { color: theme.danger, bold: true } : { dimColor: true })}>
           {sameDay ? 'SAME DAY' : enumLabel(lead.urgency)}
         </Text>
       </Box>
@@ -69,6 +70,7 @@ const LeadRow = memo(function LeadRow({
 });
 
 function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: boolean }) {
+  const theme = useTheme();
   const fresh = useAppState((state) => state.seen.fresh.inbound);
   const now = useClockNow();
   return (
@@ -78,7 +80,7 @@ function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: bo
       {previews.slice(0, PREVIEW_ROWS).map((preview) => (
         <Box key={inboundId(preview)} height={1}>
           <Text wrap="truncate-end">
-            <Text color="yellow">{fresh.has(inboundId(preview)) ? '● ' : '  '}</Text>
+            <Text color={theme.warning}>{fresh.has(inboundId(preview)) ? '● ' : '  '}</Text>
             <Text dimColor>{age(preview.occurred_at, now).padStart(4)} </Text>
             {oneLine(preview.body_preview)}
           </Text>

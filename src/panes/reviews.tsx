@@ -6,7 +6,7 @@ import { Box } from 'ink';
 import { memo } from 'react';
 import type { Review } from '../contract/resources.js';
 import { reviewList, searchText, selectedReview } from '../store/selectors.js';
-import { useAppState } from '../ui/app-context.js';
+import { useAppState, useTheme } from '../ui/app-context.js';
 import { ListWindow } from '../ui/components/list-window.js';
 import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
@@ -28,13 +28,14 @@ const ReviewRow = memo(function ReviewRow({
   selected: boolean;
   fresh: boolean;
 }) {
+  const theme = useTheme();
   return (
     <Box width="100%">
       <Box width={2} flexShrink={0}>
-        <Text color="yellow">{fresh ? '●' : ' '}</Text>
+        <Text color={theme.warning}>{fresh ? '●' : ' '}</Text>
       </Box>
       <Box width={6} flexShrink={0}>
-        <Text color={review.rating <= 2 ? 'red' : 'yellow'}>{stars(review.rating)}</Text>
+        <Text color={review.rating <= 2 ? theme.danger : theme.warning}>{stars(review.rating)}</Text>
       </Box>
       <Box width={20} flexShrink={0} marginLeft={1}>
         <Text wrap="truncate-end" inverse={selected} bold={selected}>
@@ -45,7 +46,11 @@ const ReviewRow = memo(function ReviewRow({
         <Text dimColor>{day(review.created_at_google)}</Text>
       </Box>
       <Box width={10} flexShrink={0} marginLeft={1}>
-        {review.replied_at ? <Text color="green">replied</Text> : <Text color="yellow">unreplied</Text>}
+        {review.replied_at ? (
+          <Text color={theme.success}>replied</Text>
+        ) : (
+          <Text color={theme.warning}>unreplied</Text>
+        )}
       </Box>
       <Box flexGrow={1} flexBasis={0} marginLeft={1}>
         <Text wrap="truncate-end">{oneLine(review.review_text)}</Text>
@@ -55,6 +60,7 @@ const ReviewRow = memo(function ReviewRow({
 });
 
 function ReviewDetail({ review }: { review: Review | undefined }) {
+  const theme = useTheme();
   const draft = useAppState((state) => (review ? state.drafts[review.id] : undefined));
   const readOnly = useAppState((state) => state.readOnly);
   if (!review) return null;
@@ -68,7 +74,7 @@ function ReviewDetail({ review }: { review: Review | undefined }) {
       borderBottom={false}
       borderLeft={false}
       borderRight={false}
-      borderColor="gray"
+      borderColor={theme.muted}
     >
       <Text wrap="truncate-end">
         <Text bold>{oneLine(review.reviewer_name)}</Text> {stars(review.rating)} ·{' '}
@@ -79,10 +85,10 @@ function ReviewDetail({ review }: { review: Review | undefined }) {
       <Box flexShrink={1} minHeight={1} overflow="hidden">
         <Text wrap="wrap">{block(review.review_text)}</Text>
       </Box>
-      {draft?.state === 'drafting' ? <Text color="cyan">drafting a reply…</Text> : null}
+      {draft?.state === 'drafting' ? <Text color={theme.accent}>drafting a reply…</Text> : null}
       {draft?.draft ? (
         <Box flexDirection="column" flexShrink={0}>
-          <Text color="magenta" bold wrap="truncate-end">
+          <Text color={theme.special} bold wrap="truncate-end">
             DRAFT — not published{draft.draft.is_negative ? ' · flagged negative: read before using it' : ''}
           </Text>
           <Box overflow="hidden" flexShrink={1}>
@@ -91,7 +97,7 @@ function ReviewDetail({ review }: { review: Review | undefined }) {
         </Box>
       ) : null}
       {draft?.state === 'failed' && draft.error ? (
-        <Text color="red">no draft: {oneLine(draft.error.message)}</Text>
+        <Text color={theme.danger}>no draft: {oneLine(draft.error.message)}</Text>
       ) : null}
       {!draft && !readOnly ? <Text dimColor>d drafts a reply (it is not published)</Text> : null}
     </Box>

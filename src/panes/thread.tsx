@@ -3,27 +3,29 @@
  * oldest first, with what this process sent (sending, sent, waiting, failed)
  * at the end. The service truncates message bodies; the pane says so.
  */
+
 import { Box } from 'ink';
 import type { Slot } from '../poller/refresh-plan.js';
 import type { AppState, OutgoingText } from '../store/app-store.js';
 import { openLead, type ThreadEntry, targetFromLead, threadLeadId, threadList } from '../store/selectors.js';
-import { useAppState } from '../ui/app-context.js';
+import { useAppState, useTheme } from '../ui/app-context.js';
 import { LoadedStatus } from '../ui/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
 import { Text } from '../ui/components/text.js';
 import { block, dateTime, enumLabel, oneLine } from '../ui/format.js';
+import type { ColourRole } from '../ui/theme.js';
 import { composeCommand } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
 type Entry = ThreadEntry;
 
-const OUTGOING_LABEL: Record<OutgoingText['state'], { text: string; color: string }> = {
-  sending: { text: 'sending…', color: 'cyan' },
-  sent: { text: 'sent', color: 'green' },
-  replayed: { text: 'sent (replayed: the service had it already)', color: 'green' },
-  waiting: { text: 'not confirmed — will retry with the same key', color: 'yellow' },
-  failed: { text: 'NOT SENT', color: 'red' },
+const OUTGOING_LABEL: Record<OutgoingText['state'], { text: string; color: ColourRole }> = {
+  sending: { text: 'sending…', color: 'accent' },
+  sent: { text: 'sent', color: 'success' },
+  replayed: { text: 'sent (replayed: the service had it already)', color: 'success' },
+  waiting: { text: 'not confirmed — will retry with the same key', color: 'warning' },
+  failed: { text: 'NOT SENT', color: 'danger' },
 };
 
 /** Rough count of terminal lines a text takes at this width. */
@@ -37,11 +39,12 @@ function entryText(entry: Entry): string {
 }
 
 function EntryView({ entry, selected }: { entry: Entry; selected: boolean }) {
+  const theme = useTheme();
   if (entry.kind === 'message') {
     const inbound = String(entry.message.direction) === 'inbound';
     return (
       <Box flexDirection="column">
-        <Text inverse={selected} color={inbound ? 'yellow' : 'blue'} wrap="truncate-end">
+        <Text inverse={selected} color={inbound ? theme.inbound : theme.outbound} wrap="truncate-end">
           {inbound ? '◀ them' : '▶ shop'} · {dateTime(entry.message.occurred_at)}
           {inbound || String(entry.message.direction) === 'outbound'
             ? ''
@@ -54,7 +57,7 @@ function EntryView({ entry, selected }: { entry: Entry; selected: boolean }) {
   const label = OUTGOING_LABEL[entry.text.state];
   return (
     <Box flexDirection="column">
-      <Text inverse={selected} color={label.color} wrap="truncate-end">
+      <Text inverse={selected} color={theme[label.color]} wrap="truncate-end">
         ▶ you · {dateTime(new Date(entry.text.confirmedAt).toISOString())} · {label.text}
         {entry.text.reason ? ` — ${entry.text.reason}` : ''}
       </Text>
@@ -64,6 +67,7 @@ function EntryView({ entry, selected }: { entry: Entry; selected: boolean }) {
 }
 
 function ThreadPane({ height, width, focused }: PaneProps) {
+  const theme = useTheme();
   const leadId = useAppState(threadLeadId);
   const loaded = useAppState((state) => {
     const id = threadLeadId(state);
@@ -122,7 +126,7 @@ function ThreadPane({ height, width, focused }: PaneProps) {
       <Text wrap="truncate-end">
         lead {enumLabel(lead.status)} ·{' '}
         {String(lead.urgency) === 'same_day' ? (
-          <Text color="red" bold>
+          <Text color={theme.danger} bold>
             SAME DAY
           </Text>
         ) : (
@@ -131,12 +135,12 @@ function ThreadPane({ height, width, focused }: PaneProps) {
         · from {enumLabel(lead.source)} · {dateTime(lead.created_at)}
       </Text>
       {consent ? (
-        <Text wrap="truncate-end" color={consent.sms_initial ? 'green' : 'red'}>
+        <Text wrap="truncate-end" color={consent.sms_initial ? theme.success : theme.danger}>
           consent: {consent.sms_initial ? 'given' : 'NOT given'} ({oneLine(consent.phone)}, recorded{' '}
           {dateTime(consent.recorded_at)})
         </Text>
       ) : (
-        <Text color="red" wrap="truncate-end">
+        <Text color={theme.danger} wrap="truncate-end">
           consent: no consent on record
         </Text>
       )}

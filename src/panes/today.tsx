@@ -7,7 +7,7 @@
 import { Box } from 'ink';
 import type { ActivityItem } from '../contract/resources.js';
 import { activityList } from '../store/selectors.js';
-import { useAppState, useClockNow } from '../ui/app-context.js';
+import { useAppState, useClockNow, useTheme } from '../ui/app-context.js';
 import { ListWindow } from '../ui/components/list-window.js';
 import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
@@ -95,6 +95,7 @@ function Account() {
 }
 
 function TodayPane({ height, focused }: PaneProps) {
+  const theme = useTheme();
   const loaded = useAppState((state) => statusOf(state.today));
   const pending = useAppState((state) => state.today.data?.pending_actions);
   const rows = useAppState((state) => activityList(state).rows);
@@ -129,7 +130,7 @@ function TodayPane({ height, focused }: PaneProps) {
         renderRow={(item, isSelected) => (
           <Text wrap="truncate-end" inverse={isSelected && focused}>
             <Text dimColor>{age(item.created_at, now).padStart(4)} </Text>
-            <Text color="cyan">{enumLabel(item.kind).padEnd(16)}</Text> {oneLine(item.summary)}
+            <Text color={theme.accent}>{enumLabel(item.kind).padEnd(16)}</Text> {oneLine(item.summary)}
           </Text>
         )}
       />

@@ -14,6 +14,7 @@ import { explainApiError } from '../api/explain-error.js';
 import type { AppStore } from '../store/app-store.js';
 import {
   DEFAULT_INTERVALS,
+  DEFAULT_PAGE_SIZE,
   NOTHING_VISIBLE,
   plan,
   type RefreshIntervals,
@@ -86,7 +87,7 @@ export class Poller {
     this.budget = options.budget;
     this.intervals = { ...DEFAULT_INTERVALS, ...options.intervals };
     this.visibleSlots = options.visibleSlots ?? NOTHING_VISIBLE;
-    this.pageSize = options.pageSize ?? 50;
+    this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;

@@ -22,11 +22,14 @@ export interface RefreshIntervals {
   visibleMs: number;
   /** The header's counts (GET /me): always on screen. */
   headerMs: number;
-  /** Lists off screen that feed the "new" marks: inbox, reviews, pending actions, today. */
+  /** Lists off screen that feed the "new" marks and notifications: inbox (both), reviews, pending actions, today. */
   backgroundMs: number;
   /** Things that rarely change: billing, texting, contacts off screen. */
   rareMs: number;
 }
+
+/** How many items a list read asks for (the reference allows 1–100). */
+export const DEFAULT_PAGE_SIZE = 50;
 
 export const DEFAULT_INTERVALS: RefreshIntervals = {
   visibleMs: 10_000,
@@ -81,7 +84,8 @@ export function plan(
   add({ kind: 'actions', status: 'pending_approval' }, intervals.backgroundMs);
   add({ kind: 'reviews' }, intervals.backgroundMs);
   add({ kind: 'today' }, intervals.backgroundMs);
-  add({ kind: 'inbox', filter: 'callbacks' }, intervals.rareMs);
+  // New missed calls are news (the title, notifications): read as often as the other lists behind them.
+  add({ kind: 'inbox', filter: 'callbacks' }, intervals.backgroundMs);
   add({ kind: 'billing' }, intervals.rareMs);
   add({ kind: 'texting' }, intervals.rareMs);
   add({ kind: 'apiSpec' }, intervals.rareMs * 12);

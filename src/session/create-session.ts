@@ -24,6 +24,7 @@ import {
   initialState,
   type KeyRecovery,
   type ReadOnlyReason,
+  type View,
 } from '../store/app-store.js';
 import { approveAction } from '../user-actions/approve-action.js';
 import type { ActionContext } from '../user-actions/context.js';
@@ -40,6 +41,8 @@ export interface SessionOptions {
   apiKey: string;
   readOnly?: boolean;
   readOnlyReason?: ReadOnlyReason;
+  /** The inbox (default) or the wallboard. */
+  view?: View;
   /** Requests per minute for this whole process (the token allows 120 for all terminals). */
   maxRpm?: number;
   columns?: number;
@@ -110,6 +113,7 @@ export function createSession(options: SessionOptions): Session {
     ...(options.readOnly ? { readOnlyReason: options.readOnlyReason ?? 'flag' } : {}),
     ...(options.columns ? { columns: options.columns } : {}),
     ...(options.rows ? { rows: options.rows } : {}),
+    ...(options.view ? { view: options.view } : {}),
   });
   const budget = new RequestBudget({ maxPerMinute: options.maxRpm ?? DEFAULT_MAX_RPM, now });
   // Every key this session used, for redaction only: never on an object that could be inspected.

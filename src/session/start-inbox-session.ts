@@ -9,6 +9,8 @@ import { VERSION } from '../cli/version.js';
 import type { KeySource } from '../config/key-watch.js';
 import { OutboxFile } from '../outbox/outbox-file.js';
 import { FIRST_SCREEN } from '../poller/refresh-plan.js';
+import type { View } from '../store/app-store.js';
+import { wallboardReads } from '../wallboard/reads.js';
 import { createSession, type Session } from './create-session.js';
 
 export interface InboxSessionOptions {
@@ -17,6 +19,8 @@ export interface InboxSessionOptions {
   readOnly: boolean;
   maxRpm: number;
   demo: boolean;
+  /** The inbox, or the wallboard (read-only, its own reads). */
+  view: View;
   /** Where the key came from (none in the demo): a refused key from a file is replaced by the next one saved. */
   keySource?: 'env' | 'key-file' | 'config';
   keyFile?: string;
@@ -49,7 +53,8 @@ export function startInboxSession(options: InboxSessionOptions): Session {
     columns: options.columns,
     rows: options.rows,
     client: { userAgent: `shop-inbox/${VERSION}` },
-    visibleSlots: FIRST_SCREEN,
+    view: options.view,
+    visibleSlots: options.view === 'wallboard' ? wallboardReads : FIRST_SCREEN,
     // The demo's simulator lives and dies with this process: nothing to resume.
     ...(options.demo
       ? {}

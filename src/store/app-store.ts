@@ -151,6 +151,9 @@ export const ACTION_FILTERS: readonly ActionsFilter[] = [
   'failed',
 ];
 
+/** What the process shows: the inbox, or the wallboard of a monitoring screen. */
+export type View = 'inbox' | 'wallboard';
+
 export interface AppState {
   // Server data
   me: Loaded<ShopOverview>;
@@ -195,6 +198,7 @@ export interface AppState {
   rows: number;
 
   // Process state
+  view: View;
   readOnly: boolean;
   readOnlyReason?: ReadOnlyReason;
   fatal?: Fatal;
@@ -206,6 +210,7 @@ export interface AppState {
 export type AppStore = StoreApi<AppState>;
 
 export interface AppStoreOptions {
+  view?: View;
   readOnly?: boolean;
   readOnlyReason?: ReadOnlyReason;
   columns?: number;
@@ -238,6 +243,7 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     helpScroll: 0,
     columns: options.columns ?? 80,
     rows: options.rows ?? 24,
+    view: options.view ?? 'inbox',
     readOnly: options.readOnly ?? false,
     ...(options.readOnlyReason ? { readOnlyReason: options.readOnlyReason } : {}),
     connection: { state: 'ok' },

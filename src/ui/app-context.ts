@@ -1,5 +1,5 @@
 /** The store, the clock and the keys, for every component below the root. */
-import { createContext, useContext } from 'react';
+import { type ComponentType, createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/shallow';
 import type { AppState, AppStore } from '../store/app-store.js';
@@ -7,6 +7,7 @@ import { type Clock, useNow } from './clock.js';
 import type { CommandContext } from './commands/command.js';
 import type { Keymap } from './commands/keymap.js';
 import type { Mouse } from './mouse.js';
+import { THEMES, type Theme } from './theme.js';
 
 export interface AppServices {
   store: AppStore;
@@ -16,6 +17,8 @@ export interface AppServices {
   commandContext(): CommandContext;
   /** Clickable regions; absent when the mouse is off. */
   mouse: Mouse | undefined;
+  /** The wallboard's screen, loaded only when the wallboard is shown. */
+  Wallboard?: ComponentType<{ height: number }> | undefined;
 }
 
 export const AppServicesContext = createContext<AppServices | null>(null);
@@ -33,4 +36,11 @@ export function useAppState<T>(selector: (state: AppState) => T): T {
 
 export function useClockNow(): number {
   return useNow(useServices().clock);
+}
+
+/** The colour of each role (none at all under NO_COLOR); the dark theme unless one is provided. */
+export const ThemeContext = createContext<Theme>(THEMES.dark);
+
+export function useTheme(): Theme {
+  return useContext(ThemeContext);
 }

@@ -65,6 +65,7 @@ function Panes({ focus, height, wide }: { focus: PaneId; height: number; wide: b
 }
 
 export function App() {
+  const { Wallboard } = useServices();
   const layout = useAppState((state) => ({
     rows: state.rows,
     columns: state.columns,
@@ -73,6 +74,7 @@ export function App() {
     help: state.helpOpen,
     palette: state.palette !== undefined,
     fatal: state.fatal,
+    wallboard: state.view === 'wallboard',
     composing: Boolean(state.composer || state.composerWaiting || state.prompt?.kind === 'confirm-send'),
   }));
   const frameRows = Math.max(6, layout.rows - 1);
@@ -94,6 +96,7 @@ export function App() {
       </Box>
     );
   }
+  if (layout.wallboard && Wallboard) return <Wallboard height={frameRows} />;
   const bodyRows = Math.max(
     3,
     frameRows - HEADER_ROWS - STATUS_ROWS - (layout.composing ? COMPOSER_ROWS : 0),

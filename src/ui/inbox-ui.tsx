@@ -3,10 +3,10 @@
  * that turns stdin into commands, and the clock. The terminal runner and the
  * tests both build it here.
  */
-import type { ReactElement } from 'react';
+import type { ComponentType, ReactElement } from 'react';
 import type { Session } from '../session/create-session.js';
 import { App } from './app.js';
-import { AppServicesContext } from './app-context.js';
+import { AppServicesContext, ThemeContext } from './app-context.js';
 import { type Clock, createClock } from './clock.js';
 import type { CommandContext } from './commands/command.js';
 import { createDispatcher, type Dispatcher } from './commands/dispatch.js';
@@ -15,6 +15,7 @@ import { createController } from './controller.js';
 import { followSelections } from './follow-selection.js';
 import { type InputSourceOptions, readTerminalInput } from './input/input-source.js';
 import { createMouse } from './mouse.js';
+import { THEMES, type Theme } from './theme.js';
 
 export interface InboxUi {
   element: ReactElement;
@@ -41,6 +42,10 @@ export interface InboxUiOptions {
   keys?: UserKeys;
   /** Clicks and the wheel (SGR mouse reporting). Default on. */
   mouse?: boolean;
+  /** Colours by role (default: the dark theme). */
+  theme?: Theme;
+  /** The wallboard's screen (src/wallboard/wallboard.tsx), when the session's view is the wallboard. */
+  Wallboard?: ComponentType<{ height: number }>;
 }
 
 export function createInboxUi(session: Session, options: InboxUiOptions): InboxUi {
@@ -49,8 +54,11 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
   const clock = createClock(options.now);
   // Before anything renders: the selection follows its record from the first change on.
   const stopFollowing = followSelections(store, options.now);
-  // Count down every second only while a countdown is on screen.
-  const stopClock = store.subscribe((state) => clock.setFast(state.connection.state !== 'ok'));
+  // Count down every second only while a countdown is on screen; the wallboard's "updated 12 s ago" always is.
+  const fastClock = (state: ReturnType<typeof store.getState>) =>
+    clock.setFast(state.view === 'wallboard' || state.connection.state !== 'ok');
+  fastClock(store.getState());
+  const stopClock = store.subscribe(fastClock);
   const ui = createController({
     store,
     services: {
@@ -79,8 +87,19 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
     runCommand: () => {},
   };
   const element = (
-    <AppServicesContext.Provider value={{ store, clock, keymap, commandContext: () => probe, mouse }}>
-      <App />
+    <AppServicesContext.Provider
+      value={{
+        store,
+        clock,
+        keymap,
+        commandContext: () => probe,
+        mouse,
+        Wallboard: options.Wallboard,
+      }}
+    >
+      <ThemeContext.Provider value={options.theme ?? THEMES.dark}>
+        <App />
+      </ThemeContext.Provider>
     </AppServicesContext.Provider>
   );
   const stops: Array<() => void> = [];

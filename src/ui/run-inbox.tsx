@@ -4,18 +4,29 @@
  * SIGHUP from a dropped SSH session, SIGINT, a crash).
  */
 import { render } from 'ink';
+import type { ShopInboxConfig } from '../config/config-file.js';
+import { notifySettings, startNotifier } from '../notify/notifier.js';
 import { visibleReads } from '../panes/visible-reads.js';
 import type { Session } from '../session/create-session.js';
+import type { View } from '../store/app-store.js';
+import { wallboardReads } from '../wallboard/reads.js';
 import type { UserKeys } from './commands/keymap.js';
 import { createInboxUi } from './inbox-ui.js';
 import { enterFullScreen } from './terminal.js';
 import { followTerminalSize } from './terminal-size.js';
+import { chooseTheme, type ThemeChoice } from './theme.js';
 
 export interface RunInboxOptions {
   /** The user's keys from the config file. */
   keys?: UserKeys;
   /** Clicks and the wheel (off: the terminal's own text selection works as usual). */
   mouse: boolean;
+  /** The inbox (default) or the wallboard. */
+  view?: View;
+  /** Colours: a theme, or auto (COLORFGBG); NO_COLOR removes them all. */
+  theme?: ThemeChoice;
+  /** The config's notifications (title, desktop, bell, which events). */
+  notify?: ShopInboxConfig['notify'];
 }
 
 /** Ink's instance in the CLI's bundle adds drawNextFrameAtOnce (scripts/bundle-options.mjs); Ink as shipped has none. */
@@ -27,11 +38,17 @@ const SIGNAL_EXIT: Record<string, number> = { SIGHUP: HANG_UP_EXIT, SIGINT: 130,
 /** Shows a started session (see start-inbox-session.ts) until staff quit; closes it on the way out. */
 export async function runInbox(session: Session, options: RunInboxOptions): Promise<number> {
   const { stdout, stdin } = process;
-  session.poller.setVisibleSlots(visibleReads);
+  const wallboard = options.view === 'wallboard';
+  // The wallboard's code is loaded only for a wallboard.
+  const Wallboard = wallboard ? (await import('../wallboard/wallboard.js')).Wallboard : undefined;
+  session.poller.setVisibleSlots(wallboard ? wallboardReads : visibleReads);
+  // Nothing on the wallboard is clicked: the mouse stays the terminal's.
+  const mouse = options.mouse && !wallboard;
+  const notify = notifySettings(options.notify, wallboard);
   // A terminal that went away (a dropped SSH session, a closed pty) ends the inbox as a hang-up does.
   const screen = enterFullScreen(
     { stdout, stdin, stderr: process.stderr },
-    { onGone: () => shutdown(HANG_UP_EXIT), mouse: options.mouse },
+    { onGone: () => shutdown(HANG_UP_EXIT), mouse, title: notify.title },
   );
 
   let finish: (code: number) => void = () => {};
@@ -52,9 +69,22 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
     screen.restore();
   };
   let closing = false;
+  const stopNotifier = startNotifier({
+    store: session.store,
+    settings: notify,
+    tmux: Boolean(process.env.TMUX),
+    write: (text) => {
+      try {
+        if (!closing && stdout.writable) stdout.write(text);
+      } catch {
+        // The terminal is gone: the hang-up ends the inbox.
+      }
+    },
+  });
   const shutdown = (code: number) => {
     if (closing) return;
     closing = true;
+    stopNotifier();
     session.store.setState({ quitting: true });
     session.close();
     ui.dispose();
@@ -64,7 +94,9 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
 
   const ui = createInboxUi(session, {
     quit: () => shutdown(0),
-    mouse: options.mouse,
+    mouse,
+    theme: chooseTheme(options.theme ?? 'auto', process.env),
+    ...(Wallboard ? { Wallboard } : {}),
     ...(options.keys ? { keys: options.keys } : {}),
   });
   const onSignal = (signal: NodeJS.Signals) => shutdown(SIGNAL_EXIT[signal] ?? 1);
@@ -102,6 +134,7 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
     return await finished;
   } finally {
     stopFollowingSize();
+    stopNotifier();
     for (const signal of Object.keys(SIGNAL_EXIT)) process.off(signal, onSignal);
     process.off('uncaughtException', onCrash);
     process.off('unhandledRejection', onCrash);

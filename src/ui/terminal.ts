@@ -1,12 +1,14 @@
 /**
  * The terminal while the inbox runs: the alternate screen (so the shell's
  * screen and scrollback are untouched), bracketed paste (so a pasted line
- * break is text, not Enter), mouse reporting when it is on, and the way back. `restore()` is safe to call
+ * break is text, not Enter), mouse reporting when it is on, the user's window
+ * title kept aside while the inbox sets its own, and the way back. `restore()` is safe to call
  * from every exit path, any number of times, even when the terminal is
  * already gone (a dropped SSH session).
  */
 import { closeSync, openSync } from 'node:fs';
 import { isatty } from 'node:tty';
+import { POP_TITLE, PUSH_TITLE } from '../notify/signals.js';
 
 /** Alternate screen, then bracketed paste. */
 const ENTER = '\u001B[?1049h\u001B[?2004h';
@@ -47,6 +49,8 @@ export interface FullScreenOptions {
   onGone?: () => void;
   /** Report clicks and the wheel (SGR mouse reporting). */
   mouse?: boolean;
+  /** The program sets the window title: the user's is pushed at start and popped on the way out. */
+  title?: boolean;
 }
 
 export interface FullScreen {
@@ -108,7 +112,7 @@ function releaseVanishedTerminal(fds: number[]): void {
 
 export function enterFullScreen(
   { stdout, stdin, stderr }: TerminalStreams,
-  { onGone, mouse }: FullScreenOptions = {},
+  { onGone, mouse, title }: FullScreenOptions = {},
 ): FullScreen {
   let gone = false;
   // A terminal that hung up fails reads and writes (EIO, EPIPE): that ends the program, quietly,
@@ -128,7 +132,7 @@ export function enterFullScreen(
   });
   if (terminalFds.length > 0) process.once('exit', () => releaseVanishedTerminal(terminalFds));
 
-  safeWrite(stdout, mouse ? ENTER + MOUSE_ON : ENTER);
+  safeWrite(stdout, `${title ? PUSH_TITLE : ''}${ENTER}${mouse ? MOUSE_ON : ''}`);
   let restored = false;
   return {
     output: withoutScrollbackErase(stdout),
@@ -140,7 +144,7 @@ export function enterFullScreen(
       } catch {
         // As above: the terminal may be gone.
       }
-      safeWrite(stdout, LEAVE);
+      safeWrite(stdout, title ? LEAVE + POP_TITLE : LEAVE);
     },
   };
 }

@@ -64,8 +64,24 @@ describe('config.json', () => {
     expect(await readConfig(env)).toEqual({ keys: { compose: 'm' }, mouse: false });
   });
 
+  it('takes the view, the theme and the notifications', async () => {
+    await writeRaw(
+      '{ "view": "wallboard", "theme": "light", "notify": { "desktop": true, "bell": false, "events": ["missed_call"] } }',
+    );
+    expect(await readConfig(env)).toEqual({
+      view: 'wallboard',
+      theme: 'light',
+      notify: { desktop: true, bell: false, events: ['missed_call'] },
+    });
+  });
+
   it.each([
     ['[]', /\(top level\)/],
+    ['{ "view": "board" }', /view/],
+    ['{ "theme": "solarized" }', /theme/],
+    ['{ "notify": { "events": ["new_review"] } }', /notify\.events\.0/],
+    ['{ "notify": { "sound": true } }', /notify/],
+    ['{ "notify": { "title": "yes" } }', /notify\.title/],
     ['{ "keys": { "compose": 5 } }', /keys\.compose/],
     ['{ "mouse": "off" }', /mouse/],
     ['{ "base_url": 1 }', /base_url/],

@@ -10,6 +10,7 @@ import { ALL_COMMANDS } from '../../src/ui/commands/registry.js';
 
 const WHERE: Record<Command['mode'], string> = {
   fatal: 'key refused screen',
+  wallboard: 'the wallboard',
   prompt: 'a y/n question',
   help: 'the help',
   palette: 'the palette',
@@ -35,6 +36,7 @@ function commandTable(): string {
     'help',
     'palette',
     'fatal',
+    'wallboard',
   ];
   const sorted = [...ALL_COMMANDS].sort((a, b) => order.indexOf(a.mode) - order.indexOf(b.mode));
   for (const command of sorted) {

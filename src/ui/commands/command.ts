@@ -12,10 +12,11 @@ import type { Keymap } from './keymap.js';
  * Where a command works, in priority order: the first mode that is active
  * decides what a key does. `edit` commands work in every mode that edits a
  * line of text (composer, search, palette); `global` ones under every pane;
- * `always` ones everywhere (ctrl-c).
+ * `always` ones everywhere (ctrl-c); `wallboard` ones on the wallboard only.
  */
 export const MODES = [
   'fatal',
+  'wallboard',
   'prompt',
   'help',
   'palette',

@@ -16,6 +16,7 @@ export function contextOf(state: AppState): KeyContext {
   if (state.prompt?.kind === 'confirm-quit') return 'prompt';
   if (state.fatal) return 'fatal';
   if (state.prompt) return 'prompt';
+  if (state.view === 'wallboard') return 'wallboard';
   if (state.helpOpen) return 'help';
   if (state.palette) return 'palette';
   if (state.composer || state.composerWaiting) return 'composer';

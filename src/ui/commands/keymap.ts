@@ -11,13 +11,23 @@ import type { Command, Mode } from './command.js';
 import { ALL_COMMANDS } from './registry.js';
 
 /** A screen state that decides what keys do: an overlay, a text being typed, or a pane. */
-export type KeyContext = 'fatal' | 'prompt' | 'help' | 'palette' | 'composer' | 'search' | `pane:${string}`;
+export type KeyContext =
+  | 'fatal'
+  | 'wallboard'
+  | 'prompt'
+  | 'help'
+  | 'palette'
+  | 'composer'
+  | 'search'
+  | `pane:${string}`;
 
 /** The modes a context consults, in order; the first command found for a key wins. */
 export function modesOf(context: KeyContext): readonly Mode[] {
   switch (context) {
     case 'fatal':
       return ['fatal', 'always'];
+    case 'wallboard':
+      return ['wallboard', 'always'];
     case 'prompt':
       return ['prompt', 'always'];
     case 'help':
@@ -39,6 +49,7 @@ export const TEXT_CONTEXTS: ReadonlySet<KeyContext> = new Set(['palette', 'compo
 export function allContexts(): KeyContext[] {
   return [
     'fatal',
+    'wallboard',
     'prompt',
     'help',
     'palette',

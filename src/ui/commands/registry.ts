@@ -1,7 +1,7 @@
 /**
  * Every command of the inbox in one list: the global ones, each pane's own,
  * those of the composer, the search line, the line editor, the questions,
- * the help, the palette and the fatal screen. Keys, the help, the hints, the
+ * the help, the palette, the fatal screen and the wallboard. Keys, the help, the hints, the
  * palette and read-only mode are all derived from it.
  */
 import { PANES } from '../../panes/registry.js';
@@ -9,9 +9,11 @@ import type { Command } from './command.js';
 import { GLOBAL_COMMANDS, INTERRUPT } from './global-commands.js';
 import { FATAL_COMMANDS, HELP_COMMANDS, PALETTE_COMMANDS, PROMPT_COMMANDS } from './overlay-commands.js';
 import { COMPOSER_COMMANDS, EDIT_COMMANDS, SEARCH_COMMANDS } from './text-commands.js';
+import { WALLBOARD_COMMANDS } from './wallboard-commands.js';
 
 export const ALL_COMMANDS: readonly Command[] = [
   ...FATAL_COMMANDS,
+  ...WALLBOARD_COMMANDS,
   ...PROMPT_COMMANDS,
   ...HELP_COMMANDS,
   ...PALETTE_COMMANDS,

@@ -8,7 +8,7 @@ import { Box } from 'ink';
 import { waitingKey } from '../../store/app-store.js';
 import { emptyLine } from '../../store/line-editor.js';
 import { consentFor } from '../../store/selectors.js';
-import { useAppState } from '../app-context.js';
+import { useAppState, useTheme } from '../app-context.js';
 import { block, dateTime, oneLine } from '../format.js';
 import { smsInfo } from '../sms-info.js';
 import { Text } from './text.js';
@@ -16,6 +16,7 @@ import { Text } from './text.js';
 export const COMPOSER_ROWS = 6;
 
 export function Composer() {
+  const theme = useTheme();
   const target = useAppState(
     (state) => state.composer ?? (state.prompt?.kind === 'confirm-send' ? state.prompt.target : undefined),
   );
@@ -41,33 +42,33 @@ export function Composer() {
       flexDirection="column"
       height={COMPOSER_ROWS}
       borderStyle="round"
-      borderColor="cyan"
+      borderColor={theme.accent}
       paddingX={1}
       overflow="hidden"
     >
       <Text wrap="truncate-end">
         <Text bold>To {oneLine(name)}</Text> ({oneLine(phone)}) · {info.characters} characters ·{' '}
         {info.segments} {info.segments === 1 ? 'segment' : 'segments'} ({info.encoding})
-        {info.tooLong ? <Text color="red"> · too long to send</Text> : null}
+        {info.tooLong ? <Text color={theme.danger}> · too long to send</Text> : null}
       </Text>
       {!target ? (
-        <Text color="cyan" wrap="truncate-end">
+        <Text color={theme.accent} wrap="truncate-end">
           Reading this lead's contact… type away: the text is kept.
         </Text>
       ) : consent === null ? (
-        <Text color="red" wrap="truncate-end">
+        <Text color={theme.danger} wrap="truncate-end">
           ⚠ No consent on record for this number.
         </Text>
       ) : consent === undefined ? (
-        <Text color="yellow" wrap="truncate-end">
+        <Text color={theme.warning} wrap="truncate-end">
           ⚠ Consent unknown: open one of this contact's leads to see their consent record.
         </Text>
       ) : consent.given ? (
-        <Text color="green" wrap="truncate-end">
+        <Text color={theme.success} wrap="truncate-end">
           consent given {dateTime(consent.recordedAt)}
         </Text>
       ) : (
-        <Text color="red" wrap="truncate-end">
+        <Text color={theme.danger} wrap="truncate-end">
           ⚠ Consent NOT given (recorded {dateTime(consent.recordedAt)}).
         </Text>
       )}

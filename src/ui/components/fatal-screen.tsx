@@ -3,9 +3,11 @@
  * (403). The refused key is never tried again; when it came from a file, the
  * screen waits for a new one there and the inbox resumes by itself.
  */
+
 import { Box } from 'ink';
 import type { Fatal } from '../../store/app-store.js';
 import { sanitize } from '../../text/sanitize.js';
+import { useTheme } from '../app-context.js';
 import { Text } from './text.js';
 
 const TITLES: Record<Fatal['kind'], string> = {
@@ -49,17 +51,18 @@ function steps(fatal: Fatal): string[] {
 }
 
 export function FatalScreen({ fatal, height }: { fatal: Fatal; height: number }) {
+  const theme = useTheme();
   const waiting = fatal.recovery?.kind === 'watching';
   return (
     <Box
       flexDirection="column"
       height={height}
       borderStyle="double"
-      borderColor="red"
+      borderColor={theme.danger}
       paddingX={2}
       paddingY={1}
     >
-      <Text bold color="red">
+      <Text bold color={theme.danger}>
         {TITLES[fatal.kind]}
       </Text>
       <Text> </Text>

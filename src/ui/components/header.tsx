@@ -3,16 +3,17 @@
  * act on, credits, and [READ-ONLY] when this process cannot write.
  */
 import { Box } from 'ink';
-import { useAppState } from '../app-context.js';
+import { useAppState, useTheme } from '../app-context.js';
 import { enumLabel, oneLine } from '../format.js';
 import { Text } from './text.js';
 
 export function Header() {
+  const theme = useTheme();
   const me = useAppState((state) => state.me.data);
   const readOnly = useAppState((state) => state.readOnly);
   const narrow = useAppState((state) => state.columns < 100);
   const badge = readOnly ? (
-    <Text color="black" backgroundColor="yellow" bold>
+    <Text {...(theme.badge ?? { inverse: true })} bold>
       {'[READ-ONLY]'}
     </Text>
   ) : null;
@@ -38,9 +39,9 @@ export function Header() {
         <Text wrap="truncate-end">
           <Text bold>{oneLine(me.identity.business_name)}</Text>
           {'  billing '}
-          <Text color={billing === 'active' ? 'green' : 'red'}>{enumLabel(billing)}</Text>
+          <Text color={billing === 'active' ? theme.success : theme.danger}>{enumLabel(billing)}</Text>
           {' · texting '}
-          <Text color={texting === 'active' ? 'green' : 'red'}>{enumLabel(texting)}</Text>
+          <Text color={texting === 'active' ? theme.success : theme.danger}>{enumLabel(texting)}</Text>
         </Text>
       </Box>
       <Box height={1} overflow="hidden">
@@ -48,7 +49,7 @@ export function Header() {
           <Text bold>{me.inbox_pulse.open_leads}</Text> open leads ·{' '}
           <Text bold>{me.inbox_pulse.needs_callback}</Text> callbacks ·{' '}
           <Text bold>{me.reviews_pulse.unreplied}</Text> unreplied reviews ·{' '}
-          <Text bold color={me.pending_actions > 0 ? 'yellow' : undefined}>
+          <Text bold color={me.pending_actions > 0 ? theme.warning : undefined}>
             {me.pending_actions}
           </Text>{' '}
           {narrow ? 'pending' : 'pending actions'} · {credits.remaining}/{credits.included} credits

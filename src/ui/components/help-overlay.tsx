@@ -5,11 +5,12 @@
  */
 import { Box } from 'ink';
 import { paneById } from '../../panes/registry.js';
-import { useAppState, useServices } from '../app-context.js';
+import { useAppState, useServices, useTheme } from '../app-context.js';
 import { helpRows } from '../commands/describe.js';
 import { Text } from './text.js';
 
 export function HelpOverlay({ height }: { height: number }) {
+  const theme = useTheme();
   const { keymap, commandContext } = useServices();
   const focus = useAppState((state) => state.focus);
   const readOnly = useAppState((state) => state.readOnly);
@@ -26,11 +27,11 @@ export function HelpOverlay({ height }: { height: number }) {
       flexDirection="column"
       height={height}
       borderStyle="double"
-      borderColor="cyan"
+      borderColor={theme.accent}
       paddingX={1}
       overflow="hidden"
     >
-      <Text bold color="cyan" wrap="truncate-end">
+      <Text bold color={theme.accent} wrap="truncate-end">
         Keys — {paneById(focus).title}
         {readOnly ? ' (read-only: keys that change the shop are off)' : ''}
         {rows.length > room ? `  ${first + 1}–${first + shown.length} of ${rows.length}, j/k scroll` : ''}

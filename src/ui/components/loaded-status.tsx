@@ -2,7 +2,7 @@
 
 import { explainApiError } from '../../api/explain-error.js';
 import type { Loaded } from '../../store/app-store.js';
-import { useClockNow } from '../app-context.js';
+import { useClockNow, useTheme } from '../app-context.js';
 import { updatedAgo } from '../format.js';
 import { Text } from './text.js';
 
@@ -14,10 +14,11 @@ export function LoadedStatus({
 }: {
   loaded: Pick<Loaded<unknown>, 'updatedAt' | 'loading' | 'error'>;
 }) {
+  const theme = useTheme();
   const now = useClockNow();
   if (loaded.error && (loaded.updatedAt === undefined || loaded.error.at >= loaded.updatedAt)) {
     return (
-      <Text color="yellow" wrap="truncate-end">
+      <Text color={theme.warning} wrap="truncate-end">
         {explainApiError({ ...loaded.error, local: false })}
         {loaded.updatedAt !== undefined ? ` · showing what was ${updatedAgo(loaded.updatedAt, now)}` : ''}
       </Text>

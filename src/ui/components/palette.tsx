@@ -5,13 +5,14 @@
 import { Box } from 'ink';
 import { useMemo } from 'react';
 import { emptyLine } from '../../store/line-editor.js';
-import { useAppState, useServices } from '../app-context.js';
+import { useAppState, useServices, useTheme } from '../app-context.js';
 import { applies } from '../commands/command.js';
 import { showKeys } from '../commands/describe.js';
 import { paletteItems } from '../commands/palette-items.js';
 import { Text } from './text.js';
 
 function Highlighted({ text, positions }: { text: string; positions: ReadonlySet<number> }) {
+  const theme = useTheme();
   if (positions.size === 0) return <Text>{text}</Text>;
   const chars = [...text];
   return (
@@ -19,7 +20,7 @@ function Highlighted({ text, positions }: { text: string; positions: ReadonlySet
       {chars.map((char, index) =>
         positions.has(index) ? (
           // biome-ignore lint/suspicious/noArrayIndexKey: characters of one fixed string
-          <Text key={index} bold color="cyan">
+          <Text key={index} bold color={theme.accent}>
             {char}
           </Text>
         ) : (
@@ -31,6 +32,7 @@ function Highlighted({ text, positions }: { text: string; positions: ReadonlySet
 }
 
 export function Palette({ height }: { height: number }) {
+  const theme = useTheme();
   const { keymap, commandContext } = useServices();
   const query = useAppState((state) => state.palette?.query ?? emptyLine);
   const selected = useAppState((state) => state.palette?.selected ?? 0);
@@ -55,11 +57,11 @@ export function Palette({ height }: { height: number }) {
       flexDirection="column"
       height={height}
       borderStyle="double"
-      borderColor="magenta"
+      borderColor={theme.special}
       paddingX={1}
       overflow="hidden"
     >
-      <Text bold color="magenta" wrap="truncate-end">
+      <Text bold color={theme.special} wrap="truncate-end">
         Commands — type to find, enter runs, esc closes
       </Text>
       <Text wrap="truncate-end">

@@ -1,6 +1,8 @@
 /** A pane's frame: a title line with its status, then the content. */
+
 import { Box } from 'ink';
 import type { ReactNode } from 'react';
+import { useTheme } from '../app-context.js';
 import { Text } from './text.js';
 
 export function PaneFrame({
@@ -18,20 +20,21 @@ export function PaneFrame({
   status?: ReactNode;
   children: ReactNode;
 }) {
+  const theme = useTheme();
   return (
     <Box
       flexDirection="column"
       height={height}
       {...(width !== undefined ? { width } : { flexGrow: 1 })}
       borderStyle="single"
-      borderColor={focused ? 'cyan' : 'gray'}
+      borderColor={focused ? theme.accent : theme.muted}
       paddingX={1}
       overflow="hidden"
     >
       <Box height={1} overflow="hidden">
         {/* The title keeps its width; the status gives way first. */}
         <Box flexShrink={0}>
-          <Text bold color={focused ? 'cyan' : undefined} wrap="truncate-end">
+          <Text bold color={focused ? theme.accent : undefined} wrap="truncate-end">
             {title}
           </Text>
         </Box>

@@ -4,7 +4,7 @@
  */
 import { Box } from 'ink';
 import type { AppState } from '../../store/app-store.js';
-import { useAppState, useClockNow, useServices } from '../app-context.js';
+import { useAppState, useClockNow, useServices, useTheme } from '../app-context.js';
 import { hints } from '../commands/describe.js';
 import { contextOf } from '../commands/dispatch.js';
 import { oneLine, updatedAgo } from '../format.js';
@@ -14,22 +14,23 @@ import { Text } from './text.js';
 const NOTICE_MS = 8_000;
 
 function PromptText({ prompt }: { prompt: NonNullable<AppState['prompt']> }) {
+  const theme = useTheme();
   switch (prompt.kind) {
     case 'confirm-send':
       return (
-        <Text color="cyan" bold wrap="truncate-end">
+        <Text color={theme.accent} bold wrap="truncate-end">
           Send to {oneLine(prompt.target.name)} ({oneLine(prompt.target.phone)})? y/n
         </Text>
       );
     case 'confirm-approve':
       return (
-        <Text color="cyan" bold wrap="truncate-end">
+        <Text color={theme.accent} bold wrap="truncate-end">
           Approve {prompt.label}? y/n · {prompt.concerns} · it may publish a reply or send a held text
         </Text>
       );
     case 'confirm-quit':
       return (
-        <Text color="yellow" bold wrap="truncate-end">
+        <Text color={theme.warning} bold wrap="truncate-end">
           {prompt.unsent === 1 ? 'A text is' : `${prompt.unsent} texts are`} typed or still sending. Quit
           anyway? y/n
         </Text>
@@ -44,6 +45,7 @@ function ConnectionText({
   connection: AppState['connection'];
   lastUpdate: number | undefined;
 }) {
+  const theme = useTheme();
   const now = useClockNow();
   const seconds = (at: number) => Math.max(0, Math.ceil((at - now) / 1000));
   switch (connection.state) {
@@ -51,7 +53,7 @@ function ConnectionText({
       return null;
     case 'rate_limited':
       return connection.until > now ? (
-        <Text color="yellow" wrap="truncate-end">
+        <Text color={theme.warning} wrap="truncate-end">
           rate limited by the shop's API — everything paused for {seconds(connection.until)} s ·{' '}
           {updatedAgo(lastUpdate, now)}
         </Text>
@@ -59,7 +61,7 @@ function ConnectionText({
     case 'offline':
     case 'server_error':
       return (
-        <Text color="red" wrap="truncate-end">
+        <Text color={theme.danger} wrap="truncate-end">
           {connection.state === 'offline' ? 'offline' : "the shop's API is failing"} —{' '}
           {connection.retryAt > now ? `retrying in ${seconds(connection.retryAt)} s` : 'retrying now'} ·{' '}
           {updatedAgo(lastUpdate, now)} · {connection.message}
@@ -68,7 +70,7 @@ function ConnectionText({
   }
 }
 
-const TONE_COLOR = { info: undefined, success: 'green', warning: 'yellow', error: 'red' } as const;
+const TONE_ROLE = { info: undefined, success: 'success', warning: 'warning', error: 'danger' } as const;
 
 function KeyHints() {
   const { keymap, commandContext } = useServices();
@@ -86,6 +88,7 @@ function KeyHints() {
 }
 
 export function StatusBar() {
+  const theme = useTheme();
   const state = useAppState((s) => ({
     prompt: s.prompt,
     readOnlyReason: s.readOnlyReason,
@@ -106,14 +109,17 @@ export function StatusBar() {
     first = <ConnectionText connection={state.connection} lastUpdate={state.lastUpdate} />;
   if (!first && notice) {
     first = (
-      <Text wrap="truncate-end" {...(TONE_COLOR[notice.tone] ? { color: TONE_COLOR[notice.tone] } : {})}>
+      <Text
+        wrap="truncate-end"
+        color={TONE_ROLE[notice.tone] ? theme[TONE_ROLE[notice.tone] ?? 'danger'] : undefined}
+      >
         {oneLine(notice.text)}
       </Text>
     );
   }
   if (!first && state.readOnlyReason === 'server') {
     first = (
-      <Text color="yellow" wrap="truncate-end">
+      <Text color={theme.warning} wrap="truncate-end">
         Read-only: the shop's API refused a write with this key. Turn on write mode in the shop's API
         settings, then restart.
       </Text>

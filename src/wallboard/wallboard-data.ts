@@ -1,0 +1,88 @@
+/**
+ * What the wallboard shows, computed from the store: the four counts that
+ * mean "a customer is waiting", the oldest missed call nobody answered, the
+ * newest inbound texts, and how fresh all of it is. No React here.
+ */
+import type { InboxLead } from '../contract/resources.js';
+import { DEFAULT_PAGE_SIZE } from '../poller/refresh-plan.js';
+import type { AppState } from '../store/app-store.js';
+
+/** A count as shown: "-" until read, "50+" when a full page was counted. */
+export interface Counts {
+  missed: string;
+  sameDay: string;
+  reviews: string;
+  approvals: string;
+}
+
+const count = (value: number | undefined): string => (value === undefined ? '-' : String(value));
+
+export function countsOf(state: AppState): Counts {
+  const me = state.me.data;
+  const open = state.inbox.open.data?.open_leads;
+  const sameDay = open?.filter((lead) => String(lead.urgency) === 'same_day').length;
+  const fullPage = open !== undefined && open.length >= DEFAULT_PAGE_SIZE;
+  return {
+    missed: count(me?.inbox_pulse.needs_callback),
+    sameDay: sameDay === undefined ? '-' : `${sameDay}${fullPage ? '+' : ''}`,
+    reviews: count(me?.reviews_pulse.unreplied),
+    approvals: count(me?.pending_actions),
+  };
+}
+
+/** The missed call with no reply that has waited longest (of the page read), if any. */
+export function oldestMissedCall(state: AppState): InboxLead | undefined {
+  const leads = state.inbox.callbacks.data?.open_leads ?? [];
+  let oldest: InboxLead | undefined;
+  let oldestAt = Number.POSITIVE_INFINITY;
+  for (const lead of leads) {
+    const at = Date.parse(lead.created_at);
+    if (!Number.isNaN(at) && at < oldestAt) {
+      oldest = lead;
+      oldestAt = at;
+    }
+  }
+  return oldest;
+}
+
+export interface InboundText {
+  at: string;
+  /** Who and what, as the service summarised it ("New text from Ana Ruiz: Is 9am ok?" shows as "Ana Ruiz: Is 9am ok?"). */
+  text: string;
+}
+
+/** The newest inbound texts of today's activity, newest first. */
+export function newestTexts(today: AppState['today'], limit: number): InboundText[] {
+  const timeOf = (at: string) => {
+    const time = Date.parse(at);
+    return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
+  };
+  return (today.data?.activity ?? [])
+    .filter((item) => String(item.kind) === 'sms_inbound')
+    .sort((a, b) => timeOf(b.created_at) - timeOf(a.created_at))
+    .slice(0, Math.max(0, limit))
+    .map((item) => ({
+      at: item.created_at,
+      // Cut before the sanitizer and the screen see it: a summary can be as long as a server likes.
+      text: item.summary.slice(0, 300).replace(/^New text from /, ''),
+    }));
+}
+
+/** When the oldest of what the wallboard shows was read (undefined: nothing read yet). */
+export function dataReadAt(state: AppState): number | undefined {
+  const times = [state.me, state.inbox.open, state.inbox.callbacks, state.today]
+    .map((loaded) => loaded.updatedAt)
+    .filter((at): at is number => at !== undefined);
+  return times.length === 0 ? undefined : Math.min(...times);
+}
+
+/** "45 s", "12 min", "2 h 14 min", "3 d 2 h": how long a customer has waited. */
+export function waited(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ${minutes % 60} min`;
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
