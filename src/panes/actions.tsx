@@ -8,6 +8,7 @@ import { Box } from 'ink';
 import { memo } from 'react';
 import type { Action } from '../contract/resources.js';
 import type { AppState, DecisionState } from '../store/app-store.js';
+import { listCount } from '../store/counts.js';
 import { actionList, selectedAction } from '../store/selectors.js';
 import { useAppState, useClockNow } from '../ui/app-context.js';
 import { ListWindow } from '../ui/components/list-window.js';
@@ -16,7 +17,7 @@ import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
 import { Text } from '../ui/components/text.js';
 import { age, dateTime, enumLabel, oneLine } from '../ui/format.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
-import { countLabel, useSelectedIndex } from './use-selection.js';
+import { useSelectedIndex } from './use-selection.js';
 
 const DETAIL_ROWS = 6;
 const KNOWN_FIELDS = new Set(['id', 'kind', 'status', 'generated_at']);
@@ -118,11 +119,15 @@ function ActionsPane({ height, focused }: PaneProps) {
   const action = useAppState(selectedAction);
   const fresh = useAppState((state) => state.seen.fresh.actions);
   const decisions = useAppState((state) => state.decisions);
+  // /me counts the pending actions: a page of 100 out of more says so.
+  const total = useAppState((state) =>
+    state.actionsFilter === 'pending_approval' ? state.me.data?.pending_actions : undefined,
+  );
   const now = useClockNow();
   const listRows = Math.max(1, frameContentRows(height) - DETAIL_ROWS - 1);
   return (
     <PaneFrame
-      title={`Actions — ${filter === 'pending_approval' ? 'awaiting approval' : enumLabel(filter)} ${countLabel(loaded.updatedAt, rows.length)}`}
+      title={`Actions — ${filter === 'pending_approval' ? 'awaiting approval' : enumLabel(filter)} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: rows.length, total })}`}
       focused={focused}
       height={height}
       status={<LoadedStatus loaded={loaded} />}

@@ -3,6 +3,7 @@ import { Box } from 'ink';
 import { memo } from 'react';
 import type { Contact } from '../contract/resources.js';
 import type { AppState } from '../store/app-store.js';
+import { listCount } from '../store/counts.js';
 import { contactList, searchText, selectedContact } from '../store/selectors.js';
 import { useAppState, useClockNow } from '../ui/app-context.js';
 import { ListWindow } from '../ui/components/list-window.js';
@@ -12,7 +13,7 @@ import { Text } from '../ui/components/text.js';
 import { age, enumLabel, oneLine } from '../ui/format.js';
 import { composeCommand, filterCommands } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
-import { countLabel, useSelectedIndex } from './use-selection.js';
+import { useSelectedIndex } from './use-selection.js';
 
 const ContactRow = memo(function ContactRow({
   contact,
@@ -63,7 +64,7 @@ function ContactsPane({ height, focused }: PaneProps) {
   const pending = search.text.trim() !== asked || asked !== shown;
   return (
     <PaneFrame
-      title={`Contacts${shown ? ` matching “${oneLine(shown)}”` : ''} ${countLabel(loaded.updatedAt, rows.length)}`}
+      title={`Contacts${shown ? ` matching “${oneLine(shown)}”` : ''} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: rows.length })}`}
       focused={focused}
       height={height}
       status={<LoadedStatus loaded={loaded} />}

@@ -8,6 +8,7 @@ import { memo } from 'react';
 import type { InboundPreview, InboxLead } from '../contract/resources.js';
 import type { Slot } from '../poller/refresh-plan.js';
 import { type AppState, isWide } from '../store/app-store.js';
+import { listCount } from '../store/counts.js';
 import { inboundId } from '../store/seen.js';
 import { inboxList, searchText, selectedLead, threadLeadId } from '../store/selectors.js';
 import { useAppState, useClockNow } from '../ui/app-context.js';
@@ -19,7 +20,7 @@ import { Text } from '../ui/components/text.js';
 import { age, enumLabel, oneLine } from '../ui/format.js';
 import { composeCommand, filterCommands } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
-import { countLabel, useSelectedIndex } from './use-selection.js';
+import { useSelectedIndex } from './use-selection.js';
 
 const PREVIEW_ROWS = 3;
 
@@ -92,6 +93,13 @@ function InboxPane({ height, width, focused }: PaneProps) {
   const filter = useAppState((state) => state.inboxFilter);
   const loaded = useAppState((state) => statusOf(state.inbox[state.inboxFilter]));
   const rows = useAppState((state) => inboxList(state).rows);
+  const loadedCount = useAppState((state) => state.inbox[state.inboxFilter].data?.open_leads.length ?? 0);
+  // What /me counts of this list: more than a page means the title says so.
+  const total = useAppState((state) =>
+    state.inboxFilter === 'open'
+      ? state.me.data?.inbox_pulse.open_leads
+      : state.me.data?.inbox_pulse.needs_callback,
+  );
   const selected = useSelectedIndex('inbox', inboxList);
   const previews = useAppState((state) => state.inbox.open.data?.latest_inbound ?? []);
   const previewsLoaded = useAppState((state) => state.inbox.open.updatedAt !== undefined);
@@ -109,7 +117,7 @@ function InboxPane({ height, width, focused }: PaneProps) {
   const listRows = Math.max(1, contentRows - PREVIEW_ROWS - 1 - searchRows);
   return (
     <PaneFrame
-      title={`${title} ${countLabel(loaded.updatedAt, rows.length)}`}
+      title={`${title} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount, total })}`}
       focused={focused}
       height={height}
       {...(width !== undefined ? { width } : {})}

@@ -5,6 +5,7 @@
 import { Box } from 'ink';
 import { memo } from 'react';
 import type { Review } from '../contract/resources.js';
+import { listCount } from '../store/counts.js';
 import { reviewList, searchText, selectedReview } from '../store/selectors.js';
 import { useAppState } from '../ui/app-context.js';
 import { ListWindow } from '../ui/components/list-window.js';
@@ -15,7 +16,7 @@ import { Text } from '../ui/components/text.js';
 import { block, day, oneLine, stars } from '../ui/format.js';
 import { filterCommands } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
-import { countLabel, useSelectedIndex } from './use-selection.js';
+import { useSelectedIndex } from './use-selection.js';
 
 const DETAIL_ROWS = 8;
 
@@ -102,6 +103,7 @@ function ReviewsPane({ height, focused }: PaneProps) {
   const loaded = useAppState((state) => statusOf(state.reviews));
   const unreplied = useAppState((state) => state.reviews.data?.unreplied_in_page);
   const rows = useAppState((state) => reviewList(state).rows);
+  const loadedCount = useAppState((state) => state.reviews.data?.items.length ?? 0);
   const selected = useSelectedIndex('reviews', reviewList);
   const review = useAppState(selectedReview);
   const fresh = useAppState((state) => state.seen.fresh.reviews);
@@ -113,7 +115,7 @@ function ReviewsPane({ height, focused }: PaneProps) {
   const listRows = Math.max(1, frameContentRows(height) - DETAIL_ROWS - searchRows);
   return (
     <PaneFrame
-      title={`Reviews ${countLabel(loaded.updatedAt, rows.length).replace(')', unreplied !== undefined ? `, ${unreplied} unreplied)` : ')')}`}
+      title={`Reviews ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount }).replace(/\)$/, unreplied !== undefined ? `, ${unreplied} unreplied)` : ')')}`}
       focused={focused}
       height={height}
       status={<LoadedStatus loaded={loaded} />}

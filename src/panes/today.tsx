@@ -6,6 +6,7 @@
  */
 import { Box } from 'ink';
 import type { ActivityItem } from '../contract/resources.js';
+import { plural } from '../store/counts.js';
 import { activityList } from '../store/selectors.js';
 import { useAppState, useClockNow } from '../ui/app-context.js';
 import { ListWindow } from '../ui/components/list-window.js';
@@ -63,7 +64,7 @@ function Account() {
       {me
         ? line(
             'Inbox',
-            `${me.inbox_pulse.open_leads} open leads · ${me.inbox_pulse.needs_callback} missed calls with no reply`,
+            `${plural(me.inbox_pulse.open_leads, 'open lead')} · ${plural(me.inbox_pulse.needs_callback, 'missed call')} with no reply`,
           )
         : null}
       {me
@@ -78,7 +79,7 @@ function Account() {
             `${me.credits_pulse.used} used of ${me.credits_pulse.included} · ${me.credits_pulse.remaining} left`,
           )
         : null}
-      {me ? line('Pending', `${me.pending_actions} actions awaiting approval (4 Actions)`) : null}
+      {me ? line('Pending', `${plural(me.pending_actions, 'action')} awaiting approval (4 Actions)`) : null}
       {line('API', describeSpec(spec))}
       {me
         ? line(
