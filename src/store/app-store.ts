@@ -143,6 +143,9 @@ export interface Notice {
   at: number;
 }
 
+/** Notices kept in the message log (the oldest go first). */
+export const LOG_LIMIT = 500;
+
 export type ActionsFilter = ActionStatusValue;
 export const ACTION_FILTERS: readonly ActionsFilter[] = [
   'pending_approval',
@@ -191,6 +194,11 @@ export interface AppState {
   helpScroll: number;
   palette?: PaletteState;
   notice?: Notice;
+  /** Every notice shown, oldest first, at most LOG_LIMIT: the message log (L) shows them whole. */
+  log: readonly Notice[];
+  logOpen: boolean;
+  /** Entries of the log scrolled past (0: the newest at the top). */
+  logScroll: number;
   columns: number;
   rows: number;
 
@@ -236,6 +244,9 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     composed: {},
     helpOpen: false,
     helpScroll: 0,
+    log: [],
+    logOpen: false,
+    logScroll: 0,
     columns: options.columns ?? 80,
     rows: options.rows ?? 24,
     readOnly: options.readOnly ?? false,
@@ -247,7 +258,27 @@ export function initialState(options: AppStoreOptions = {}): AppState {
 }
 
 export function createAppStore(options: AppStoreOptions = {}): AppStore {
-  return createStore<AppState>()(() => initialState(options));
+  const store = createStore<AppState>()(() => initialState(options));
+  // Notices are set in many places (keys, user actions, the session, the poller's neighbours): every
+  // new one is logged in the same update that shows it, whoever set it.
+  const setState = store.setState as (
+    partial: AppState | Partial<AppState> | ((state: AppState) => AppState | Partial<AppState>),
+    replace?: boolean,
+  ) => void;
+  store.setState = ((partial: Parameters<typeof setState>[0], replace?: boolean) =>
+    setState((state) => {
+      const next = typeof partial === 'function' ? partial(state) : partial;
+      return withLoggedNotice(state, next);
+    }, replace)) as AppStore['setState'];
+  return store;
+}
+
+/** The update, with its notice added to the log when it brings a new one. */
+function withLoggedNotice<T extends Partial<AppState>>(state: AppState, next: T): T {
+  const notice = next.notice;
+  if (!notice || notice === state.notice) return next;
+  const log = (next.log ?? state.log).slice(-(LOG_LIMIT - 1));
+  return { ...next, log: [...log, notice] };
 }
 
 /** Terminals at least this wide show the inbox and the thread side by side. */

@@ -15,6 +15,7 @@ import { COMPOSER_ROWS, Composer } from './components/composer.js';
 import { FatalScreen } from './components/fatal-screen.js';
 import { Header } from './components/header.js';
 import { HelpOverlay } from './components/help-overlay.js';
+import { LogOverlay } from './components/log-overlay.js';
 import { Palette } from './components/palette.js';
 import { StatusBar } from './components/status-bar.js';
 import { Tabs } from './components/tabs.js';
@@ -71,6 +72,7 @@ export function App() {
     wide: isWide(state),
     focus: state.focus,
     help: state.helpOpen,
+    log: state.logOpen,
     palette: state.palette !== undefined,
     fatal: state.fatal,
     composing: Boolean(state.composer || state.composerWaiting || state.prompt?.kind === 'confirm-send'),
@@ -106,6 +108,8 @@ export function App() {
         <Palette height={bodyRows} />
       ) : layout.help ? (
         <HelpOverlay height={bodyRows} />
+      ) : layout.log ? (
+        <LogOverlay height={bodyRows} />
       ) : (
         <Panes focus={layout.focus} height={bodyRows} wide={layout.wide} />
       )}

@@ -12,6 +12,7 @@ const WHERE: Record<Command['mode'], string> = {
   fatal: 'key refused screen',
   prompt: 'a y/n question',
   help: 'the help',
+  log: 'the message log',
   palette: 'the palette',
   composer: 'the composer',
   search: 'a filter or search line',
@@ -33,6 +34,7 @@ function commandTable(): string {
     'search',
     'prompt',
     'help',
+    'log',
     'palette',
     'fatal',
   ];

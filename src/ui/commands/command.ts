@@ -18,6 +18,7 @@ export const MODES = [
   'fatal',
   'prompt',
   'help',
+  'log',
   'palette',
   'composer',
   'search',

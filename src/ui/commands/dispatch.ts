@@ -17,6 +17,7 @@ export function contextOf(state: AppState): KeyContext {
   if (state.fatal) return 'fatal';
   if (state.prompt) return 'prompt';
   if (state.helpOpen) return 'help';
+  if (state.logOpen) return 'log';
   if (state.palette) return 'palette';
   if (state.composer || state.composerWaiting) return 'composer';
   if (state.searching) return 'search';

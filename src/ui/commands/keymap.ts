@@ -11,7 +11,15 @@ import type { Command, Mode } from './command.js';
 import { ALL_COMMANDS } from './registry.js';
 
 /** A screen state that decides what keys do: an overlay, a text being typed, or a pane. */
-export type KeyContext = 'fatal' | 'prompt' | 'help' | 'palette' | 'composer' | 'search' | `pane:${string}`;
+export type KeyContext =
+  | 'fatal'
+  | 'prompt'
+  | 'help'
+  | 'log'
+  | 'palette'
+  | 'composer'
+  | 'search'
+  | `pane:${string}`;
 
 /** The modes a context consults, in order; the first command found for a key wins. */
 export function modesOf(context: KeyContext): readonly Mode[] {
@@ -22,6 +30,8 @@ export function modesOf(context: KeyContext): readonly Mode[] {
       return ['prompt', 'always'];
     case 'help':
       return ['help', 'always'];
+    case 'log':
+      return ['log', 'always'];
     case 'palette':
       return ['palette', 'edit', 'always'];
     case 'composer':
@@ -41,6 +51,7 @@ export function allContexts(): KeyContext[] {
     'fatal',
     'prompt',
     'help',
+    'log',
     'palette',
     'composer',
     'search',
