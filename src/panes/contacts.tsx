@@ -11,7 +11,7 @@ import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
 import { Text } from '../ui/components/text.js';
 import { age, enumLabel, oneLine } from '../ui/format.js';
-import { composeCommand, filterCommands } from './common-commands.js';
+import { composeCommand, copyCommand, filterCommands } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
@@ -111,6 +111,12 @@ export const contactsPane: PaneDescriptor = {
       label: 'search by name or phone fragment (on the service)',
       hint: 'search',
       clearLabel: 'clear the search',
+    }),
+    copyCommand('contacts', (context) => {
+      const contact = selectedContact(context.state());
+      return contact
+        ? { what: `${oneLine(contact.name)}'s phone number`, text: contact.phone }
+        : 'no contact is selected';
     }),
     composeCommand('contacts', 'text the selected contact', {
       when: (context) => (selectedContact(context.state()) ? true : 'no contact is selected'),

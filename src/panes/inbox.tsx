@@ -18,7 +18,7 @@ import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
 import { SearchLine } from '../ui/components/search-line.js';
 import { Text } from '../ui/components/text.js';
 import { age, enumLabel, oneLine } from '../ui/format.js';
-import { composeCommand, filterCommands } from './common-commands.js';
+import { composeCommand, copyCommand, filterCommands } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
@@ -201,6 +201,12 @@ export const inboxPane: PaneDescriptor = {
       label: 'filter by name, phone or job',
       hint: 'filter',
       clearLabel: 'clear the filter',
+    }),
+    copyCommand('inbox', (context) => {
+      const lead = selectedLead(context.state());
+      return lead
+        ? { what: `${oneLine(lead.contact_name)}'s phone number`, text: lead.caller_phone }
+        : 'no lead is selected';
     }),
     composeCommand('inbox', "text the selected lead's contact", {
       when: (context) => (selectedLead(context.state()) ? true : 'no lead is selected'),

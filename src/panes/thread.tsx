@@ -6,13 +6,20 @@
 import { Box } from 'ink';
 import type { Slot } from '../poller/refresh-plan.js';
 import type { AppState, OutgoingText } from '../store/app-store.js';
-import { openLead, type ThreadEntry, targetFromLead, threadLeadId, threadList } from '../store/selectors.js';
+import {
+  openLead,
+  selectedThreadEntry,
+  type ThreadEntry,
+  targetFromLead,
+  threadLeadId,
+  threadList,
+} from '../store/selectors.js';
 import { useAppState } from '../ui/app-context.js';
 import { LoadedStatus } from '../ui/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
 import { Text } from '../ui/components/text.js';
 import { block, dateTime, enumLabel, oneLine } from '../ui/format.js';
-import { composeCommand } from './common-commands.js';
+import { composeCommand, copyCommand } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
@@ -186,6 +193,13 @@ export const threadPane: PaneDescriptor = {
       hint: 'back',
       run: (context) => context.ui.focusPane('inbox'),
     },
+    copyCommand('thread', (context) => {
+      const entry = selectedThreadEntry(context.state());
+      if (!entry) return 'no text is selected';
+      const body = entry.kind === 'message' ? entry.message.body : entry.text.body;
+      const when = entry.kind === 'message' ? dateTime(entry.message.occurred_at) : 'sent from here';
+      return { what: `the text of ${when}`, text: body };
+    }),
     composeCommand('thread', 'text this contact', {
       when: (context) => (openLead(context.state()) ? true : 'the thread is not loaded yet'),
       run: (context) => {

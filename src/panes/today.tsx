@@ -14,10 +14,11 @@ import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
 import { Text } from '../ui/components/text.js';
 import { age, day, enumLabel, oneLine } from '../ui/format.js';
+import { copyCommand } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
-const ACCOUNT_ROWS = 10;
+const ACCOUNT_ROWS = 12;
 
 /** "Shop API v1 (OpenAPI 3.1.0, 12 paths)" from the service's own description of itself. */
 function describeSpec(spec: Record<string, unknown> | undefined): string {
@@ -34,7 +35,7 @@ function Account() {
   const spec = useAppState((state) => state.apiSpec.data);
   const line = (label: string, value: React.ReactNode) => (
     <Text wrap="truncate-end">
-      <Text dimColor>{label.padEnd(9)}</Text>
+      <Text dimColor>{label.padEnd(10)}</Text>
       {value}
     </Text>
   );
@@ -80,6 +81,8 @@ function Account() {
           )
         : null}
       {me ? line('Pending', `${plural(me.pending_actions, 'action')} awaiting approval (4 Actions)`) : null}
+      {me ? line('Dashboard', `${oneLine(me.links.today)}  (y copies)`) : null}
+      {me ? line('Inbox at', `${oneLine(me.links.inbox)}  (Y copies)`) : null}
       {line('API', describeSpec(spec))}
       {me
         ? line(
@@ -149,5 +152,25 @@ export const todayPane: PaneDescriptor = {
   },
   reads: () => [{ kind: 'today' }, { kind: 'billing' }, { kind: 'texting' }],
   seen: [],
-  commands: [],
+  commands: [
+    copyCommand('today', (context) => {
+      const me = context.state().me.data;
+      return me ? { what: "the dashboard's Today link", text: me.links.today } : 'the shop is not loaded yet';
+    }),
+    copyCommand(
+      'today',
+      (context) => {
+        const me = context.state().me.data;
+        return me
+          ? { what: "the dashboard's Inbox link", text: me.links.inbox }
+          : 'the shop is not loaded yet';
+      },
+      {
+        id: 'copy.inbox-link',
+        keys: ['Y'],
+        label: "copy the dashboard's Inbox link",
+        hint: 'copy inbox link',
+      },
+    ),
+  ],
 };

@@ -103,6 +103,8 @@ export const selectedAction = (state: AppState) =>
   selectedIn(actionList(state), selectionOf(state, 'actions'));
 export const selectedContact = (state: AppState) =>
   selectedIn(contactList(state), selectionOf(state, 'contacts'));
+export const selectedThreadEntry = (state: AppState) =>
+  selectedIn(threadList(state), selectionOf(state, 'thread'));
 
 /** The lead whose thread is shown: side by side, always the lead highlighted in the inbox; else the one opened. */
 export function threadLeadId(state: AppState): string | undefined {

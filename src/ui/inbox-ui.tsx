@@ -41,6 +41,8 @@ export interface InboxUiOptions {
   keys?: UserKeys;
   /** Clicks and the wheel (SGR mouse reporting). Default on. */
   mouse?: boolean;
+  /** Writes beside the frames (the clipboard's OSC 52); `tmux`: wrap them for tmux's passthrough. */
+  terminal?: { write(bytes: string): void; tmux: boolean };
 }
 
 export function createInboxUi(session: Session, options: InboxUiOptions): InboxUi {
@@ -59,6 +61,7 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
       approve: (actionId) => void session.approve(actionId),
       draft: (reviewId) => void session.draft(reviewId),
       quit: options.quit,
+      ...(options.terminal ? { terminal: options.terminal } : {}),
     },
     ...(options.searchDebounceMs !== undefined ? { searchDebounceMs: options.searchDebounceMs } : {}),
     ...(options.now ? { now: options.now } : {}),

@@ -65,6 +65,13 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
   const ui = createInboxUi(session, {
     quit: () => shutdown(0),
     mouse: options.mouse,
+    // The clipboard (OSC 52) is written to the terminal itself, between frames; tmux needs it wrapped.
+    terminal: {
+      write: (bytes) => {
+        if (!stdout.destroyed && stdout.writable) stdout.write(bytes);
+      },
+      tmux: Boolean(process.env.TMUX),
+    },
     ...(options.keys ? { keys: options.keys } : {}),
   });
   const onSignal = (signal: NodeJS.Signals) => shutdown(SIGNAL_EXIT[signal] ?? 1);

@@ -39,6 +39,7 @@ export function LogOverlay({ height }: { height: number }) {
       </Text>
       {log.length === 0 ? <Text dimColor>No messages yet.</Text> : null}
       {shown.map((notice, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: two notices can share their time and text; a place in the log is unique
         <Box key={`${notice.at}-${first + index}`} flexShrink={0}>
           <Box width={9} flexShrink={0}>
             <Text dimColor>{clock(notice.at)}</Text>
