@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../config/config-error.js';
 import { readConfig, type ShopInboxConfig } from '../config/config-file.js';
+import { fadeOf } from '../config/settings.js';
 import { DEFAULT_MAX_RPM } from '../session/create-session.js';
 import { type InboxSessionOptions, startInboxSession } from '../session/start-inbox-session.js';
 import { SHOP_FLAGS, settingsOrExplain } from './shop-settings.js';
@@ -46,6 +47,7 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
         demo: true,
         mouse: !values['no-mouse'] && config?.mouse !== false,
         ...(config?.keys ? { keys: config.keys } : {}),
+        ...fadeOf(config),
       });
     } finally {
       await sim.close();
@@ -63,7 +65,11 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
  * checked, before the screen changes, and the inbox is shown.
  */
 async function showInbox(
-  options: Omit<InboxSessionOptions, 'columns' | 'rows'> & { keys?: ShopInboxConfig['keys']; mouse: boolean },
+  options: Omit<InboxSessionOptions, 'columns' | 'rows'> & {
+    keys?: ShopInboxConfig['keys'];
+    mouse: boolean;
+    newMarksFadeMs?: number;
+  },
 ): Promise<number> {
   const session = startInboxSession({
     ...options,
@@ -84,7 +90,11 @@ async function showInbox(
     }
     throw error;
   }
-  return runInbox(session, { mouse: options.mouse, ...(options.keys ? { keys: options.keys } : {}) });
+  return runInbox(session, {
+    mouse: options.mouse,
+    ...(options.keys ? { keys: options.keys } : {}),
+    ...(options.newMarksFadeMs !== undefined ? { newMarksFadeMs: options.newMarksFadeMs } : {}),
+  });
 }
 
 /** The config file, or false once stderr says what is wrong with it. */

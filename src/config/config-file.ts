@@ -17,6 +17,12 @@ const ConfigSchema = z.looseObject({
   keys: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
   /** Clicks and the wheel; false leaves the terminal's own text selection alone. */
   mouse: z.boolean().optional(),
+  /** On a read-only screen, "new" marks fade after this many minutes (default 30). */
+  new_marks_fade_minutes: z
+    .number()
+    .positive()
+    .max(7 * 24 * 60)
+    .optional(),
 });
 
 export type ShopInboxConfig = z.infer<typeof ConfigSchema>;

@@ -25,6 +25,8 @@ export interface ResolvedSettings {
   keys?: ShopInboxConfig['keys'];
   /** Mouse reporting, unless the config says "mouse": false. */
   mouse: boolean;
+  /** On a read-only screen, "new" marks fade after this long ("new_marks_fade_minutes" in the config). */
+  newMarksFadeMs?: number;
   /** The --key-file path, when the key came from there. */
   keyFile?: string;
 }
@@ -107,6 +109,12 @@ function resolveBaseUrl(
   }
 }
 
+/** "new_marks_fade_minutes" of the config, as the inbox takes it. */
+export const fadeOf = (config: ShopInboxConfig | undefined): { newMarksFadeMs?: number } =>
+  config?.new_marks_fade_minutes !== undefined
+    ? { newMarksFadeMs: config.new_marks_fade_minutes * 60_000 }
+    : {};
+
 export async function resolveSettings(
   options: SettingsOptions,
   env: NodeJS.ProcessEnv,
@@ -119,5 +127,6 @@ export async function resolveSettings(
     readOnly: options.readOnly === true || config?.read_only === true,
     ...(config?.keys ? { keys: config.keys } : {}),
     mouse: config?.mouse !== false,
+    ...fadeOf(config),
   };
 }

@@ -27,7 +27,6 @@ import {
   type LineText,
   moveEnd,
 } from '../store/line-editor.js';
-import { markSeen } from '../store/seen.js';
 import {
   noSelection,
   reconcileSelection,
@@ -100,8 +99,8 @@ export function createController(options: ControllerOptions) {
   const focusPane = (id: PaneId) => {
     const state = get();
     if (state.focus === id || !PANES.some((descriptor) => descriptor.id === id)) return;
-    const leaving = pane(state.focus);
-    set({ focus: id, searching: false, seen: markSeen(state.seen, leaving.seen) });
+    // "New" marks stay: each belongs to its item and clears when that item is selected (new-marks.ts).
+    set({ focus: id, searching: false });
   };
 
   const cyclePane = (step: 1 | -1) => {

@@ -22,7 +22,8 @@ const asked = (state: AppState) => [
   state.focus,
 ];
 
-const visible = (state: AppState, pane: string) =>
+/** The pane is on screen: focused, or beside the focused one. */
+export const visible = (state: AppState, pane: string) =>
   state.focus === pane ||
   (isWide(state) && (widePair(state.focus)?.some((each) => each.id === pane) ?? false));
 

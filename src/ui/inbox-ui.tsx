@@ -15,6 +15,7 @@ import { createController } from './controller.js';
 import { followSelections } from './follow-selection.js';
 import { type InputSourceOptions, readTerminalInput } from './input/input-source.js';
 import { createMouse } from './mouse.js';
+import { followNewMarks } from './new-marks.js';
 
 export interface InboxUi {
   element: ReactElement;
@@ -41,6 +42,8 @@ export interface InboxUiOptions {
   keys?: UserKeys;
   /** Clicks and the wheel (SGR mouse reporting). Default on. */
   mouse?: boolean;
+  /** "New" marks on a read-only screen fade after this long (default 30 minutes). */
+  newMarksFadeMs?: number;
   /** Writes beside the frames (the clipboard's OSC 52); `tmux`: wrap them for tmux's passthrough. */
   terminal?: { write(bytes: string): void; tmux: boolean };
 }
@@ -51,6 +54,11 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
   const clock = createClock(options.now);
   // Before anything renders: the selection follows its record from the first change on.
   const stopFollowing = followSelections(store, options.now);
+  // After the selection is settled: the selected item's "new" mark goes.
+  const stopMarks = followNewMarks(store, {
+    ...(options.newMarksFadeMs !== undefined ? { fadeMs: options.newMarksFadeMs } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
   // Count down every second only while a countdown is on screen.
   const stopClock = store.subscribe((state) => clock.setFast(state.connection.state !== 'ok'));
   const ui = createController({
@@ -102,6 +110,7 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
     dispose: () => {
       for (const stop of stops.splice(0)) stop();
       stopFollowing();
+      stopMarks();
       stopClock();
       ui.dispose();
       clock.stop();

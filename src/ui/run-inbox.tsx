@@ -16,6 +16,8 @@ export interface RunInboxOptions {
   keys?: UserKeys;
   /** Clicks and the wheel (off: the terminal's own text selection works as usual). */
   mouse: boolean;
+  /** "New" marks on a read-only screen fade after this long. */
+  newMarksFadeMs?: number;
 }
 
 /** Ink's instance in the CLI's bundle adds drawNextFrameAtOnce (scripts/bundle-options.mjs); Ink as shipped has none. */
@@ -65,6 +67,7 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
   const ui = createInboxUi(session, {
     quit: () => shutdown(0),
     mouse: options.mouse,
+    ...(options.newMarksFadeMs !== undefined ? { newMarksFadeMs: options.newMarksFadeMs } : {}),
     // The clipboard (OSC 52) is written to the terminal itself, between frames; tmux needs it wrapped.
     terminal: {
       write: (bytes) => {

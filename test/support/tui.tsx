@@ -52,6 +52,8 @@ export interface TuiOptions {
   /** A user's keys, as "keys" in config.json. */
   keys?: UserKeys;
   mouse?: boolean;
+  /** "New" marks on a read-only screen fade after this long. */
+  newMarksFadeMs?: number;
   /** The terminal runs inside tmux (as with $TMUX set): what is written beside frames is wrapped for it. */
   tmux?: boolean;
   /** Further session settings (key source, outbox…). */
@@ -122,6 +124,7 @@ export async function startTui(options: TuiOptions = {}): Promise<TestTui> {
     searchDebounceMs: options.searchDebounceMs ?? 60,
     ...(options.keys ? { keys: options.keys } : {}),
     ...(options.mouse !== undefined ? { mouse: options.mouse } : {}),
+    ...(options.newMarksFadeMs !== undefined ? { newMarksFadeMs: options.newMarksFadeMs } : {}),
   });
   const rendered = render(ui.element);
   // Keys go through the real input layer; a lone ESC is settled after 1 ms instead of 100 (see settle()).
