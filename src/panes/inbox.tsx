@@ -111,13 +111,14 @@ function InboxPane({ height, width, focused }: PaneProps) {
   // The list has the whole width unless the thread shares it.
   const wide = useAppState((state) => state.columns < 120 || state.columns >= 160);
   const now = useClockNow();
+  const order = useAppState((state) => state.inboxOrder);
   const title = filter === 'open' ? 'Inbox — open leads' : 'Inbox — missed calls with no reply';
   const contentRows = frameContentRows(height);
   const searchRows = search.text || search.editing ? 1 : 0;
   const listRows = Math.max(1, contentRows - PREVIEW_ROWS - 1 - searchRows);
   return (
     <PaneFrame
-      title={`${title} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount, total })}`}
+      title={`${title} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount, total })}${order === 'same-day' ? ' · same-day first' : ''}`}
       focused={focused}
       height={height}
       {...(width !== undefined ? { width } : {})}
@@ -196,6 +197,19 @@ export const inboxPane: PaneDescriptor = {
       label: 'switch open leads / missed calls with no reply',
       hint: 'callbacks',
       run: (context) => context.ui.toggleInboxFilter(),
+    },
+    {
+      id: 'sort',
+      mode: 'pane',
+      pane: 'inbox',
+      keys: ['o'],
+      label: 'order: newest first / same-day leads first',
+      hint: 'order',
+      run: (context) => {
+        const next = context.state().inboxOrder === 'newest' ? 'same-day' : 'newest';
+        context.store.setState({ inboxOrder: next });
+        context.ui.notify(next === 'same-day' ? 'Inbox: same-day leads first.' : 'Inbox: newest first.');
+      },
     },
     ...filterCommands('inbox', {
       label: 'filter by name, phone or job',

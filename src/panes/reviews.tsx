@@ -5,6 +5,7 @@
 import { Box } from 'ink';
 import { memo } from 'react';
 import type { Review } from '../contract/resources.js';
+import { REVIEW_ORDERS, type ReviewOrder } from '../store/app-store.js';
 import { listCount } from '../store/counts.js';
 import { reviewList, searchText, selectedReview } from '../store/selectors.js';
 import { useAppState } from '../ui/app-context.js';
@@ -19,6 +20,12 @@ import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
 const DETAIL_ROWS = 8;
+
+const ORDER_WORDS: Record<ReviewOrder, string> = {
+  newest: 'newest first',
+  unreplied: 'unreplied first',
+  rating: 'lowest rating first',
+};
 
 const ReviewRow = memo(function ReviewRow({
   review,
@@ -104,6 +111,7 @@ function ReviewsPane({ height, focused }: PaneProps) {
   const unreplied = useAppState((state) => state.reviews.data?.unreplied_in_page);
   const rows = useAppState((state) => reviewList(state).rows);
   const loadedCount = useAppState((state) => state.reviews.data?.items.length ?? 0);
+  const order = useAppState((state) => ({ by: state.reviewOrder, unrepliedOnly: state.unrepliedOnly }));
   const selected = useSelectedIndex('reviews', reviewList);
   const review = useAppState(selectedReview);
   const fresh = useAppState((state) => state.seen.fresh.reviews);
@@ -115,7 +123,7 @@ function ReviewsPane({ height, focused }: PaneProps) {
   const listRows = Math.max(1, frameContentRows(height) - DETAIL_ROWS - searchRows);
   return (
     <PaneFrame
-      title={`Reviews ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount }).replace(/\)$/, unreplied !== undefined ? `, ${unreplied} unreplied)` : ')')}`}
+      title={`Reviews ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount }).replace(/\)$/, unreplied !== undefined ? `, ${unreplied} unreplied)` : ')')}${order.unrepliedOnly ? ' · unreplied only' : ''}${order.by !== 'newest' ? ` · ${ORDER_WORDS[order.by]}` : ''}`}
       focused={focused}
       height={height}
       status={<LoadedStatus loaded={loaded} />}
@@ -163,6 +171,33 @@ export const reviewsPane: PaneDescriptor = {
       run: (context) => {
         const review = selectedReview(context.state());
         if (review) context.ui.draft(review.id);
+      },
+    },
+    {
+      id: 'sort',
+      mode: 'pane',
+      pane: 'reviews',
+      keys: ['o'],
+      label: 'order: newest first → unreplied first → lowest rating first',
+      hint: 'order',
+      run: (context) => {
+        const index = REVIEW_ORDERS.indexOf(context.state().reviewOrder);
+        const next = REVIEW_ORDERS[(index + 1) % REVIEW_ORDERS.length] ?? 'newest';
+        context.store.setState({ reviewOrder: next });
+        context.ui.notify(`Reviews: ${ORDER_WORDS[next]}.`);
+      },
+    },
+    {
+      id: 'filter.unreplied',
+      mode: 'pane',
+      pane: 'reviews',
+      keys: ['u'],
+      label: 'show only unreplied reviews / all reviews',
+      hint: 'unreplied only',
+      run: (context) => {
+        const only = !context.state().unrepliedOnly;
+        context.store.setState({ unrepliedOnly: only });
+        context.ui.notify(only ? 'Reviews: only those without a reply.' : 'Reviews: all.');
       },
     },
     ...filterCommands('reviews', {

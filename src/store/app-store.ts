@@ -146,6 +146,13 @@ export interface Notice {
 /** Notices kept in the message log (the oldest go first). */
 export const LOG_LIMIT = 500;
 
+/** How the inbox's leads are ordered: as the service lists them (newest first), or same-day leads first. */
+export const INBOX_ORDERS = ['newest', 'same-day'] as const;
+export type InboxOrder = (typeof INBOX_ORDERS)[number];
+/** How reviews are ordered: newest first, unreplied first, or the lowest rating first. */
+export const REVIEW_ORDERS = ['newest', 'unreplied', 'rating'] as const;
+export type ReviewOrder = (typeof REVIEW_ORDERS)[number];
+
 export type ActionsFilter = ActionStatusValue;
 export const ACTION_FILTERS: readonly ActionsFilter[] = [
   'pending_approval',
@@ -178,6 +185,10 @@ export interface AppState {
   selection: Record<PaneId, Selection>;
   inboxFilter: InboxFilter;
   actionsFilter: ActionsFilter;
+  inboxOrder: InboxOrder;
+  reviewOrder: ReviewOrder;
+  /** Reviews: only those without a reply. */
+  unrepliedOnly: boolean;
   openLeadId?: string;
   /** Local filter text of a list (inbox, reviews) or the contacts search (absent: empty). */
   search: Record<PaneId, LineText>;
@@ -239,6 +250,9 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     selection: {},
     inboxFilter: 'open',
     actionsFilter: 'pending_approval',
+    inboxOrder: 'newest',
+    reviewOrder: 'newest',
+    unrepliedOnly: false,
     search: {},
     searching: false,
     composed: {},

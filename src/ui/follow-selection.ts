@@ -15,6 +15,9 @@ const asked = (state: AppState) => [
   state.search,
   state.inboxFilter,
   state.actionsFilter,
+  state.inboxOrder,
+  state.reviewOrder,
+  state.unrepliedOnly,
   state.contacts.query,
   // A search is answered later: the answer to the new query is still a change staff asked for.
   state.contacts.loadedQuery,
