@@ -110,6 +110,15 @@ export interface DraftState {
   at: number;
 }
 
+/** A reply drafted here, and the pending review_reply action that holds it (found by asking the shop). */
+export interface DraftedReply {
+  actionId: string;
+  reviewId: string;
+  reviewer: string;
+  reply: string;
+  at: number;
+}
+
 export interface DecisionState {
   state: 'approving' | 'done' | 'failed';
   result?: DecisionResult;
@@ -177,6 +186,8 @@ export interface AppState {
   actions: Record<ActionsFilter, Loaded<ActionList>>;
   drafts: Record<string, DraftState>;
   decisions: Record<string, DecisionState>;
+  /** Replies drafted here, by the id of the action that holds each (Actions shows their text). */
+  draftedReplies: Record<string, DraftedReply>;
   outbox: OutgoingText[];
 
   // What staff are doing
@@ -245,6 +256,7 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     actions: { pending_approval: notLoaded, published: notLoaded, declined: notLoaded, failed: notLoaded },
     drafts: {},
     decisions: {},
+    draftedReplies: {},
     outbox: [],
     focus: 'inbox',
     selection: {},
