@@ -77,7 +77,8 @@ describe('a draft leads to its approval', () => {
     // Actions, published: the action shows the reply text drafted here.
     await tui.press('4', 's');
     await tui.waitFor(
-      (_f, state) => state.actions.published.data?.items.some((action) => action.id === simAction.id) === true,
+      (_f, state) =>
+        state.actions.published.data?.items.some((action) => action.id === simAction.id) === true,
     );
     const published = tui.state().actions.published.data?.items ?? [];
     const at = published.findIndex((action) => action.id === simAction.id);
