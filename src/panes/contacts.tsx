@@ -4,7 +4,7 @@ import { memo } from 'react';
 import type { Contact } from '../contract/resources.js';
 import type { AppState } from '../store/app-store.js';
 import { listCount } from '../store/counts.js';
-import { contactList, searchText, selectedContact } from '../store/selectors.js';
+import { contactList, leadIdForContact, searchText, selectedContact } from '../store/selectors.js';
 import { useAppState, useClockNow } from '../ui/app-context.js';
 import { ListWindow } from '../ui/components/list-window.js';
 import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
@@ -107,6 +107,28 @@ export const contactsPane: PaneDescriptor = {
   seen: [],
   filter: 'remote',
   commands: [
+    {
+      id: 'open',
+      mode: 'pane',
+      pane: 'contacts',
+      keys: ['enter'],
+      label: "open the selected lead's thread",
+      hint: 'open thread',
+      when: (context) => {
+        const state = context.state();
+        const contact = selectedContact(state);
+        if (!contact) return 'no contact is selected';
+        return leadIdForContact(state, contact)
+          ? true
+          : `${oneLine(contact.name)} has no lead in the inbox's lists: no thread to open (c texts them)`;
+      },
+      run: (context) => {
+        const state = context.state();
+        const contact = selectedContact(state);
+        const leadId = contact ? leadIdForContact(state, contact) : undefined;
+        if (leadId) context.ui.openThread(leadId);
+      },
+    },
     ...filterCommands('contacts', {
       label: 'search by name or phone fragment (on the service)',
       hint: 'search',

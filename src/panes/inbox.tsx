@@ -10,7 +10,7 @@ import type { Slot } from '../poller/refresh-plan.js';
 import { type AppState, isWide } from '../store/app-store.js';
 import { listCount } from '../store/counts.js';
 import { inboundId } from '../store/seen.js';
-import { inboxList, searchText, selectedLead, threadLeadId } from '../store/selectors.js';
+import { inboxList, leadOfPreview, searchText, selectedLead, threadLeadId } from '../store/selectors.js';
 import { useAppState, useClockNow } from '../ui/app-context.js';
 import { ListWindow } from '../ui/components/list-window.js';
 import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
@@ -71,16 +71,25 @@ const LeadRow = memo(function LeadRow({
 
 function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: boolean }) {
   const fresh = useAppState((state) => state.seen.fresh.inbound);
+  // Who sent each, when the thread it belongs to was read.
+  const senders = useAppState((state) =>
+    previews.slice(0, PREVIEW_ROWS).map((preview) => leadOfPreview(state, preview)?.contact.name ?? ''),
+  );
   const now = useClockNow();
   return (
     <Box flexDirection="column" height={PREVIEW_ROWS + 1}>
       <Text dimColor>Latest inbound texts</Text>
       {previews.length === 0 ? <Text dimColor>{loaded ? 'none' : 'loading…'}</Text> : null}
-      {previews.slice(0, PREVIEW_ROWS).map((preview) => (
+      {previews.slice(0, PREVIEW_ROWS).map((preview, index) => (
         <Box key={inboundId(preview)} height={1}>
           <Text wrap="truncate-end">
             <Text color="yellow">{fresh.has(inboundId(preview)) ? '● ' : '  '}</Text>
             <Text dimColor>{age(preview.occurred_at, now).padStart(4)} </Text>
+            {senders[index] ? (
+              <Text bold>{oneLine(senders[index])}: </Text>
+            ) : (
+              <Text dimColor>lead not loaded: </Text>
+            )}
             {oneLine(preview.body_preview)}
           </Text>
         </Box>
@@ -187,6 +196,28 @@ export const inboxPane: PaneDescriptor = {
       run: (context) => {
         const lead = selectedLead(context.state());
         if (lead) context.ui.openThread(lead.id);
+      },
+    },
+    {
+      id: 'inbound',
+      mode: 'pane',
+      pane: 'inbox',
+      keys: ['i'],
+      label: "open the thread of the latest inbound text's lead",
+      hint: 'latest text',
+      when: (context) => {
+        const state = context.state();
+        const preview = state.inbox.open.data?.latest_inbound[0];
+        if (!preview) return 'no inbound text is listed';
+        return leadOfPreview(state, preview)
+          ? true
+          : "the latest inbound text's lead is not loaded (its thread was not read yet): open it from the list";
+      },
+      run: (context) => {
+        const state = context.state();
+        const preview = state.inbox.open.data?.latest_inbound[0];
+        const lead = preview ? leadOfPreview(state, preview) : undefined;
+        if (lead) context.ui.openThread(lead.lead.id);
       },
     },
     {

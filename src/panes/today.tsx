@@ -114,6 +114,7 @@ function TodayPane({ height, focused }: PaneProps) {
       <Account />
       <Text wrap="truncate-end">
         <Text bold>Awaiting approval </Text>
+        {pending && pending.length > 0 ? <Text dimColor>(p opens them) </Text> : null}
         {pending === undefined
           ? '…'
           : pending.length === 0
@@ -153,6 +154,21 @@ export const todayPane: PaneDescriptor = {
   reads: () => [{ kind: 'today' }, { kind: 'billing' }, { kind: 'texting' }],
   seen: [],
   commands: [
+    {
+      id: 'pending',
+      mode: 'pane',
+      pane: 'today',
+      keys: ['p'],
+      label: 'open the actions awaiting approval (in Actions)',
+      hint: 'pending actions',
+      run: (context) => {
+        if (context.state().actionsFilter !== 'pending_approval') {
+          context.store.setState({ actionsFilter: 'pending_approval' });
+          context.store.setState((state) => ({ selection: { ...state.selection, actions: { index: 0 } } }));
+        }
+        context.ui.focusPane('actions');
+      },
+    },
     copyCommand('today', (context) => {
       const me = context.state().me.data;
       return me ? { what: "the dashboard's Today link", text: me.links.today } : 'the shop is not loaded yet';

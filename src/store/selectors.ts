@@ -221,6 +221,36 @@ export function leadIdForPhone(state: AppState, phone: string): string | undefin
   return undefined;
 }
 
+/**
+ * The lead an inbound preview came from, found among the threads already read (a preview carries no
+ * lead id or phone: its time and text must match an inbound text of the thread). Undefined: not loaded.
+ */
+export function leadOfPreview(
+  state: AppState,
+  preview: { occurred_at: string; body_preview: string },
+): LeadDetail | undefined {
+  const shown = preview.body_preview.replace(/…$/, '');
+  for (const lead of Object.values(state.leads)) {
+    const found = lead.data?.messages.some(
+      (message) =>
+        String(message.direction) === 'inbound' &&
+        message.occurred_at === preview.occurred_at &&
+        message.body.startsWith(shown),
+    );
+    if (found && lead.data) return lead.data;
+  }
+  return undefined;
+}
+
+/** A lead of this contact: a thread already read, else a listed lead from the same phone number. */
+export function leadIdForContact(
+  state: AppState,
+  contact: Pick<Contact, 'id' | 'phone'>,
+): string | undefined {
+  for (const [id, lead] of Object.entries(state.leads)) if (lead.data?.contact.id === contact.id) return id;
+  return leadIdForPhone(state, contact.phone);
+}
+
 export function targetFromLead(detail: LeadDetail): ComposerTarget {
   const record = detail.consent_latest;
   return {
