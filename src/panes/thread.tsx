@@ -15,6 +15,7 @@ import {
   threadLeadId,
   threadList,
 } from '../store/selectors.js';
+import { displayText } from '../text/display.js';
 import { wrapLines } from '../text/wrap-lines.js';
 import { useAppState } from '../ui/app-context.js';
 import { LoadedStatus } from '../ui/components/loaded-status.js';
@@ -138,14 +139,20 @@ function ThreadPane({ height, width, focused }: PaneProps) {
     );
   }
   const { lead, contact, consent_latest: consent } = detail;
-  // Inside the frame (borders and padding take 4); side by side, the thread has 40% of the width
-  // (one cell less, for the layout's rounding).
-  const textWidth = (typeof width === 'number' ? width : wide ? Math.floor(columns * 0.4) - 1 : columns) - 4;
+  // Inside the frame (borders and padding take 4); side by side, the thread has what the inbox's 60%
+  // leaves, as the layout rounds it.
+  const textWidth =
+    (typeof width === 'number' ? width : wide ? columns - Math.round(columns * 0.6) : columns) - 4;
   const headerRows = 4;
   const areaRows = Math.max(1, contentRows - headerRows);
   const lines: ThreadLine[] = entries.flatMap((entry, index) => [
     { entry: index, head: true, text: '' },
-    ...wrapLines(entryText(entry), textWidth).map((text) => ({ entry: index, head: false, text })),
+    // Wrapped as it will be drawn (display fitting can change widths: joined emoji come apart).
+    ...wrapLines(displayText(entryText(entry)), textWidth).map((text) => ({
+      entry: index,
+      head: false,
+      text,
+    })),
   ]);
   const view = threadWindow(lines, selected, atEnd || selected >= entries.length - 1, areaRows);
   const visible = lines.slice(view.top, view.top + view.shown);
