@@ -234,7 +234,7 @@ export const inboxPane: PaneDescriptor = {
       mode: 'pane',
       pane: 'inbox',
       keys: ['o'],
-      label: 'order: newest first / same-day leads first',
+      label: 'order the list: inbox newest ↔ same-day first; reviews newest → unreplied → lowest rating first',
       hint: 'order',
       run: (context) => {
         const next = context.state().inboxOrder === 'newest' ? 'same-day' : 'newest';
