@@ -234,7 +234,8 @@ export const inboxPane: PaneDescriptor = {
       mode: 'pane',
       pane: 'inbox',
       keys: ['o'],
-      label: 'order the list: inbox newest ↔ same-day first; reviews newest → unreplied → lowest rating first',
+      label:
+        'order the list: inbox newest ↔ same-day first; reviews newest → unreplied → lowest rating first',
       hint: 'order',
       run: (context) => {
         const next = context.state().inboxOrder === 'newest' ? 'same-day' : 'newest';

@@ -241,7 +241,8 @@ export const reviewsPane: PaneDescriptor = {
       mode: 'pane',
       pane: 'reviews',
       keys: ['o'],
-      label: 'order the list: inbox newest ↔ same-day first; reviews newest → unreplied → lowest rating first',
+      label:
+        'order the list: inbox newest ↔ same-day first; reviews newest → unreplied → lowest rating first',
       hint: 'order',
       run: (context) => {
         const index = REVIEW_ORDERS.indexOf(context.state().reviewOrder);
