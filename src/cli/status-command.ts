@@ -10,6 +10,7 @@ import { explainApiError } from '../api/explain-error.js';
 import { capText } from '../api/limits.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import type { Billing, ShopOverview, TextingSetup } from '../contract/resources.js';
+import { plural } from '../store/counts.js';
 import { sanitize } from '../text/sanitize.js';
 import { SHOP_FLAGS, settingsOrExplain } from './shop-settings.js';
 import { STATUS_USAGE } from './usage.js';
@@ -47,7 +48,7 @@ export function formatStatus(
     ],
     [
       'Inbox',
-      `${me.inbox_pulse.open_leads} open leads, ${me.inbox_pulse.needs_callback} missed calls with no reply`,
+      `${plural(me.inbox_pulse.open_leads, 'open lead')}, ${plural(me.inbox_pulse.needs_callback, 'missed call')} with no reply`,
     ],
     ['Reviews', `${me.reviews_pulse.unreplied} unreplied`],
     ['Actions', `${me.pending_actions} pending approval`],

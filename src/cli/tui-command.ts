@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../config/config-error.js';
 import { readConfig, type ShopInboxConfig } from '../config/config-file.js';
+import { fadeOf } from '../config/settings.js';
 import { DEFAULT_MAX_RPM } from '../session/create-session.js';
 import { type InboxSessionOptions, startInboxSession } from '../session/start-inbox-session.js';
 import { SHOP_FLAGS, settingsOrExplain } from './shop-settings.js';
@@ -59,6 +60,7 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
         theme: theme ?? config?.theme ?? 'auto',
         ...(config?.notify ? { notify: config.notify } : {}),
         ...(config?.keys ? { keys: config.keys } : {}),
+        ...fadeOf(config),
       });
     } finally {
       await sim.close();
@@ -94,6 +96,7 @@ async function showInbox(
     mouse: boolean;
     theme: ThemeChoice;
     notify?: ShopInboxConfig['notify'];
+    newMarksFadeMs?: number;
   },
 ): Promise<number> {
   const session = startInboxSession({
@@ -121,6 +124,7 @@ async function showInbox(
     theme: options.theme,
     ...(options.notify ? { notify: options.notify } : {}),
     ...(options.keys ? { keys: options.keys } : {}),
+    ...(options.newMarksFadeMs !== undefined ? { newMarksFadeMs: options.newMarksFadeMs } : {}),
   });
 }
 

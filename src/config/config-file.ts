@@ -30,6 +30,12 @@ const ConfigSchema = z.looseObject({
       events: z.array(z.enum(['missed_call', 'inbound_text', 'same_day', 'pending_action'])).optional(),
     })
     .optional(),
+  /** On a read-only screen, "new" marks fade after this many minutes (default 30). */
+  new_marks_fade_minutes: z
+    .number()
+    .positive()
+    .max(7 * 24 * 60)
+    .optional(),
 });
 
 export type ShopInboxConfig = z.infer<typeof ConfigSchema>;

@@ -25,6 +25,8 @@ export interface ResolvedSettings {
   keys?: ShopInboxConfig['keys'];
   /** Mouse reporting, unless the config says "mouse": false. */
   mouse: boolean;
+  /** On a read-only screen, "new" marks fade after this long ("new_marks_fade_minutes" in the config). */
+  newMarksFadeMs?: number;
   /** The --key-file path, when the key came from there. */
   keyFile?: string;
   /** The config's view, theme and notifications, when it has them. */
@@ -111,6 +113,12 @@ function resolveBaseUrl(
   }
 }
 
+/** "new_marks_fade_minutes" of the config, as the inbox takes it. */
+export const fadeOf = (config: ShopInboxConfig | undefined): { newMarksFadeMs?: number } =>
+  config?.new_marks_fade_minutes !== undefined
+    ? { newMarksFadeMs: config.new_marks_fade_minutes * 60_000 }
+    : {};
+
 export async function resolveSettings(
   options: SettingsOptions,
   env: NodeJS.ProcessEnv,
@@ -126,5 +134,6 @@ export async function resolveSettings(
     ...(config?.view ? { view: config.view } : {}),
     ...(config?.theme ? { theme: config.theme } : {}),
     ...(config?.notify ? { notify: config.notify } : {}),
+    ...fadeOf(config),
   };
 }

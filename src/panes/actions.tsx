@@ -8,17 +8,18 @@
 import { Box } from 'ink';
 import { memo } from 'react';
 import type { Action } from '../contract/resources.js';
-import type { AppState, DecisionState } from '../store/app-store.js';
+import type { AppState, DecisionState, DraftedReply, Prompt } from '../store/app-store.js';
+import { listCount } from '../store/counts.js';
 import { actionList, selectedAction } from '../store/selectors.js';
 import { useAppState, useClockNow, useTheme } from '../ui/app-context.js';
 import { ListWindow } from '../ui/components/list-window.js';
 import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
 import { Text } from '../ui/components/text.js';
-import { age, dateTime, enumLabel, oneLine } from '../ui/format.js';
+import { age, block, dateTime, enumLabel, oneLine } from '../ui/format.js';
 import type { ColourRole } from '../ui/theme.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
-import { countLabel, useSelectedIndex } from './use-selection.js';
+import { useSelectedIndex } from './use-selection.js';
 
 const DETAIL_ROWS = 6;
 const KNOWN_FIELDS = new Set(['id', 'kind', 'status', 'generated_at']);
@@ -82,7 +83,9 @@ const extraFields = (action: Action) => Object.entries(action).filter(([key]) =>
 const fieldText = (value: unknown) => oneLine(typeof value === 'string' ? value : JSON.stringify(value));
 
 /** What the approval question says the action concerns. */
-export function actionConcerns(action: Action): string {
+export function actionConcerns(action: Action, drafted?: DraftedReply): string {
+  if (drafted)
+    return `publishes the reply drafted here to ${oneLine(drafted.reviewer)}: “${oneLine(drafted.reply).slice(0, 120)}”`;
   const extra = extraFields(action);
   if (extra.length === 0) return 'the API does not say what it concerns';
   return extra
@@ -91,9 +94,38 @@ export function actionConcerns(action: Action): string {
     .slice(0, 200);
 }
 
+/** The y/n question that approves this action, bound to it (the same from Actions and from Reviews). */
+export function approvePrompt(
+  action: Pick<Action, 'id' | 'kind' | 'generated_at'>,
+  drafted?: DraftedReply,
+): Prompt {
+  return {
+    kind: 'confirm-approve',
+    actionId: action.id,
+    label: `${enumLabel(action.kind)} ${oneLine(action.id)}`,
+    concerns: `generated ${dateTime(action.generated_at)} · ${actionConcerns(action as Action, drafted)}`,
+  };
+}
+
 function ActionDetail({ action }: { action: Action | undefined }) {
+  const theme = useTheme();
+  const drafted = useAppState((state) => (action ? state.draftedReplies[action.id] : undefined));
   if (!action) return null;
   const extra = extraFields(action);
+  if (drafted) {
+    return (
+      <Box flexDirection="column" height={DETAIL_ROWS} overflow="hidden">
+        <Text wrap="truncate-end">
+          <Text bold>{enumLabel(action.kind)}</Text> {oneLine(action.id)} · {enumLabel(action.status)} ·
+          generated {dateTime(action.generated_at)}
+        </Text>
+        <Text color={theme.special} wrap="truncate-end">
+          Reply drafted here to {oneLine(drafted.reviewer)} (approving publishes it):
+        </Text>
+        <Text wrap="wrap">{block(drafted.reply)}</Text>
+      </Box>
+    );
+  }
   return (
     <Box flexDirection="column" height={DETAIL_ROWS} overflow="hidden">
       <Text wrap="truncate-end">
@@ -124,11 +156,15 @@ function ActionsPane({ height, focused }: PaneProps) {
   const action = useAppState(selectedAction);
   const fresh = useAppState((state) => state.seen.fresh.actions);
   const decisions = useAppState((state) => state.decisions);
+  // /me counts the pending actions: a page of 100 out of more says so.
+  const total = useAppState((state) =>
+    state.actionsFilter === 'pending_approval' ? state.me.data?.pending_actions : undefined,
+  );
   const now = useClockNow();
   const listRows = Math.max(1, frameContentRows(height) - DETAIL_ROWS - 1);
   return (
     <PaneFrame
-      title={`Actions — ${filter === 'pending_approval' ? 'awaiting approval' : enumLabel(filter)} ${countLabel(loaded.updatedAt, rows.length)}`}
+      title={`Actions — ${filter === 'pending_approval' ? 'awaiting approval' : enumLabel(filter)} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: rows.length, total })}`}
       focused={focused}
       height={height}
       status={<LoadedStatus loaded={loaded} />}
@@ -192,17 +228,10 @@ export const actionsPane: PaneDescriptor = {
         return true;
       },
       run: (context) => {
-        const action = selectedAction(context.state());
+        const state = context.state();
+        const action = selectedAction(state);
         if (!action) return;
-        context.ui.ask(
-          {
-            kind: 'confirm-approve',
-            actionId: action.id,
-            label: `${enumLabel(action.kind)} ${oneLine(action.id)}`,
-            concerns: `generated ${dateTime(action.generated_at)} · ${actionConcerns(action)}`,
-          },
-          context.input.batch,
-        );
+        context.ui.ask(approvePrompt(action, state.draftedReplies[action.id]), context.input.batch);
       },
     },
     {

@@ -41,3 +41,31 @@ export function composeCommand(
 ): Command {
   return { id: 'compose', mode: 'pane', pane, keys: ['c'], label, hint: 'text', writes: true, ...how };
 }
+
+/** What `y` copies in a pane: a name for it ("Ray Whitaker's phone number") and the text, or why there is none. */
+export type Copyable = { what: string; text: string } | string;
+
+/** y: copy what is selected (a phone number, a text, a link) to the terminal's clipboard, over SSH too. */
+export function copyCommand(
+  pane: string,
+  copyable: (context: CommandContext) => Copyable,
+  command: { id?: string; keys?: readonly string[]; label?: string; hint?: string } = {},
+): Command {
+  return {
+    id: command.id ?? 'copy',
+    mode: 'pane',
+    pane,
+    keys: command.keys ?? ['y'],
+    label:
+      command.label ?? 'copy the selected phone number, text or link to the clipboard (OSC 52, over SSH too)',
+    hint: command.hint ?? 'copy',
+    when: (context) => {
+      const found = copyable(context);
+      return typeof found === 'string' ? found : true;
+    },
+    run: (context) => {
+      const found = copyable(context);
+      if (typeof found !== 'string') context.ui.copy(found.what, found.text);
+    },
+  };
+}

@@ -3,16 +3,17 @@ import { Box } from 'ink';
 import { memo } from 'react';
 import type { Contact } from '../contract/resources.js';
 import type { AppState } from '../store/app-store.js';
-import { contactList, searchText, selectedContact } from '../store/selectors.js';
+import { listCount } from '../store/counts.js';
+import { contactList, leadIdForContact, searchText, selectedContact } from '../store/selectors.js';
 import { useAppState, useClockNow, useTheme } from '../ui/app-context.js';
 import { ListWindow } from '../ui/components/list-window.js';
 import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
 import { Text } from '../ui/components/text.js';
 import { age, enumLabel, oneLine } from '../ui/format.js';
-import { composeCommand, filterCommands } from './common-commands.js';
+import { composeCommand, copyCommand, filterCommands } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
-import { countLabel, useSelectedIndex } from './use-selection.js';
+import { useSelectedIndex } from './use-selection.js';
 
 const ContactRow = memo(function ContactRow({
   contact,
@@ -64,7 +65,7 @@ function ContactsPane({ height, focused }: PaneProps) {
   const pending = search.text.trim() !== asked || asked !== shown;
   return (
     <PaneFrame
-      title={`Contacts${shown ? ` matching “${oneLine(shown)}”` : ''} ${countLabel(loaded.updatedAt, rows.length)}`}
+      title={`Contacts${shown ? ` matching “${oneLine(shown)}”` : ''} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: rows.length })}`}
       focused={focused}
       height={height}
       status={<LoadedStatus loaded={loaded} />}
@@ -107,10 +108,38 @@ export const contactsPane: PaneDescriptor = {
   seen: [],
   filter: 'remote',
   commands: [
+    {
+      id: 'open',
+      mode: 'pane',
+      pane: 'contacts',
+      keys: ['enter'],
+      label: "open the selected lead's thread",
+      hint: 'open thread',
+      when: (context) => {
+        const state = context.state();
+        const contact = selectedContact(state);
+        if (!contact) return 'no contact is selected';
+        return leadIdForContact(state, contact)
+          ? true
+          : `${oneLine(contact.name)} has no lead in the inbox's lists: no thread to open (c texts them)`;
+      },
+      run: (context) => {
+        const state = context.state();
+        const contact = selectedContact(state);
+        const leadId = contact ? leadIdForContact(state, contact) : undefined;
+        if (leadId) context.ui.openThread(leadId);
+      },
+    },
     ...filterCommands('contacts', {
       label: 'search by name or phone fragment (on the service)',
       hint: 'search',
       clearLabel: 'clear the search',
+    }),
+    copyCommand('contacts', (context) => {
+      const contact = selectedContact(context.state());
+      return contact
+        ? { what: `${oneLine(contact.name)}'s phone number`, text: contact.phone }
+        : 'no contact is selected';
     }),
     composeCommand('contacts', 'text the selected contact', {
       when: (context) => (selectedContact(context.state()) ? true : 'no contact is selected'),

@@ -8,8 +8,9 @@ import { memo } from 'react';
 import type { InboundPreview, InboxLead } from '../contract/resources.js';
 import type { Slot } from '../poller/refresh-plan.js';
 import { type AppState, isWide } from '../store/app-store.js';
+import { listCount } from '../store/counts.js';
 import { inboundId } from '../store/seen.js';
-import { inboxList, searchText, selectedLead, threadLeadId } from '../store/selectors.js';
+import { inboxList, leadOfPreview, searchText, selectedLead, threadLeadId } from '../store/selectors.js';
 import { useAppState, useClockNow, useTheme } from '../ui/app-context.js';
 import { ListWindow } from '../ui/components/list-window.js';
 import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
@@ -17,9 +18,9 @@ import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
 import { SearchLine } from '../ui/components/search-line.js';
 import { Text } from '../ui/components/text.js';
 import { age, enumLabel, oneLine } from '../ui/format.js';
-import { composeCommand, filterCommands } from './common-commands.js';
+import { composeCommand, copyCommand, filterCommands } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
-import { countLabel, useSelectedIndex } from './use-selection.js';
+import { useSelectedIndex } from './use-selection.js';
 
 const PREVIEW_ROWS = 3;
 
@@ -72,16 +73,25 @@ const LeadRow = memo(function LeadRow({
 function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: boolean }) {
   const theme = useTheme();
   const fresh = useAppState((state) => state.seen.fresh.inbound);
+  // Who sent each, when the thread it belongs to was read.
+  const senders = useAppState((state) =>
+    previews.slice(0, PREVIEW_ROWS).map((preview) => leadOfPreview(state, preview)?.contact.name ?? ''),
+  );
   const now = useClockNow();
   return (
     <Box flexDirection="column" height={PREVIEW_ROWS + 1}>
       <Text dimColor>Latest inbound texts</Text>
       {previews.length === 0 ? <Text dimColor>{loaded ? 'none' : 'loading…'}</Text> : null}
-      {previews.slice(0, PREVIEW_ROWS).map((preview) => (
+      {previews.slice(0, PREVIEW_ROWS).map((preview, index) => (
         <Box key={inboundId(preview)} height={1}>
           <Text wrap="truncate-end">
             <Text color={theme.warning}>{fresh.has(inboundId(preview)) ? '● ' : '  '}</Text>
             <Text dimColor>{age(preview.occurred_at, now).padStart(4)} </Text>
+            {senders[index] ? (
+              <Text bold>{oneLine(senders[index])}: </Text>
+            ) : (
+              <Text dimColor>lead not loaded: </Text>
+            )}
             {oneLine(preview.body_preview)}
           </Text>
         </Box>
@@ -94,6 +104,13 @@ function InboxPane({ height, width, focused }: PaneProps) {
   const filter = useAppState((state) => state.inboxFilter);
   const loaded = useAppState((state) => statusOf(state.inbox[state.inboxFilter]));
   const rows = useAppState((state) => inboxList(state).rows);
+  const loadedCount = useAppState((state) => state.inbox[state.inboxFilter].data?.open_leads.length ?? 0);
+  // What /me counts of this list: more than a page means the title says so.
+  const total = useAppState((state) =>
+    state.inboxFilter === 'open'
+      ? state.me.data?.inbox_pulse.open_leads
+      : state.me.data?.inbox_pulse.needs_callback,
+  );
   const selected = useSelectedIndex('inbox', inboxList);
   const previews = useAppState((state) => state.inbox.open.data?.latest_inbound ?? []);
   const previewsLoaded = useAppState((state) => state.inbox.open.updatedAt !== undefined);
@@ -105,13 +122,14 @@ function InboxPane({ height, width, focused }: PaneProps) {
   // The list has the whole width unless the thread shares it.
   const wide = useAppState((state) => state.columns < 120 || state.columns >= 160);
   const now = useClockNow();
+  const order = useAppState((state) => state.inboxOrder);
   const title = filter === 'open' ? 'Inbox — open leads' : 'Inbox — missed calls with no reply';
   const contentRows = frameContentRows(height);
   const searchRows = search.text || search.editing ? 1 : 0;
   const listRows = Math.max(1, contentRows - PREVIEW_ROWS - 1 - searchRows);
   return (
     <PaneFrame
-      title={`${title} ${countLabel(loaded.updatedAt, rows.length)}`}
+      title={`${title} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount, total })}${order === 'same-day' ? ' · same-day first' : ''}`}
       focused={focused}
       height={height}
       {...(width !== undefined ? { width } : {})}
@@ -183,6 +201,28 @@ export const inboxPane: PaneDescriptor = {
       },
     },
     {
+      id: 'inbound',
+      mode: 'pane',
+      pane: 'inbox',
+      keys: ['i'],
+      label: "open the thread of the latest inbound text's lead",
+      hint: 'latest text',
+      when: (context) => {
+        const state = context.state();
+        const preview = state.inbox.open.data?.latest_inbound[0];
+        if (!preview) return 'no inbound text is listed';
+        return leadOfPreview(state, preview)
+          ? true
+          : "the latest inbound text's lead is not loaded (its thread was not read yet): open it from the list";
+      },
+      run: (context) => {
+        const state = context.state();
+        const preview = state.inbox.open.data?.latest_inbound[0];
+        const lead = preview ? leadOfPreview(state, preview) : undefined;
+        if (lead) context.ui.openThread(lead.lead.id);
+      },
+    },
+    {
       id: 'callbacks',
       mode: 'pane',
       pane: 'inbox',
@@ -191,10 +231,30 @@ export const inboxPane: PaneDescriptor = {
       hint: 'callbacks',
       run: (context) => context.ui.toggleInboxFilter(),
     },
+    {
+      id: 'sort',
+      mode: 'pane',
+      pane: 'inbox',
+      keys: ['o'],
+      label:
+        'order the list: inbox newest ↔ same-day first; reviews newest → unreplied → lowest rating first',
+      hint: 'order',
+      run: (context) => {
+        const next = context.state().inboxOrder === 'newest' ? 'same-day' : 'newest';
+        context.store.setState({ inboxOrder: next });
+        context.ui.notify(next === 'same-day' ? 'Inbox: same-day leads first.' : 'Inbox: newest first.');
+      },
+    },
     ...filterCommands('inbox', {
       label: 'filter by name, phone or job',
       hint: 'filter',
       clearLabel: 'clear the filter',
+    }),
+    copyCommand('inbox', (context) => {
+      const lead = selectedLead(context.state());
+      return lead
+        ? { what: `${oneLine(lead.contact_name)}'s phone number`, text: lead.caller_phone }
+        : 'no lead is selected';
     }),
     composeCommand('inbox', "text the selected lead's contact", {
       when: (context) => (selectedLead(context.state()) ? true : 'no lead is selected'),

@@ -5,6 +5,8 @@
 import { Box } from 'ink';
 import { memo } from 'react';
 import type { Review } from '../contract/resources.js';
+import { type AppState, type DraftedReply, REVIEW_ORDERS, type ReviewOrder } from '../store/app-store.js';
+import { listCount } from '../store/counts.js';
 import { reviewList, searchText, selectedReview } from '../store/selectors.js';
 import { useAppState, useTheme } from '../ui/app-context.js';
 import { ListWindow } from '../ui/components/list-window.js';
@@ -13,11 +15,42 @@ import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
 import { SearchLine } from '../ui/components/search-line.js';
 import { Text } from '../ui/components/text.js';
 import { block, day, oneLine, stars } from '../ui/format.js';
+import { approvePrompt } from './actions.js';
 import { filterCommands } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
-import { countLabel, useSelectedIndex } from './use-selection.js';
+import { useSelectedIndex } from './use-selection.js';
 
 const DETAIL_ROWS = 8;
+
+/** The pending action holding the reply drafted here for this review, if this inbox saw it made. */
+export const draftedReplyOf = (state: AppState, reviewId: string): DraftedReply | undefined =>
+  Object.values(state.draftedReplies).find((drafted) => drafted.reviewId === reviewId);
+
+/** Why `a` cannot approve this review's draft now, or true. */
+function approvable(state: AppState, reviewId: string): true | string {
+  const drafted = draftedReplyOf(state, reviewId);
+  if (!drafted)
+    return state.drafts[reviewId]?.state === 'done'
+      ? 'which action holds this draft is not known: approve it in Actions'
+      : 'no reply was drafted here for this review (d drafts one)';
+  const decided = state.decisions[drafted.actionId]?.state;
+  if (decided === 'approving' || decided === 'done') return 'its reply was approved already';
+  // Gone from a list read after the draft was made (one read before it cannot know the action yet).
+  const pending = state.actions.pending_approval;
+  if (
+    pending.data &&
+    (pending.updatedAt ?? 0) > drafted.at &&
+    !pending.data.items.some((action) => action.id === drafted.actionId)
+  )
+    return 'its action no longer awaits approval';
+  return true;
+}
+
+const ORDER_WORDS: Record<ReviewOrder, string> = {
+  newest: 'newest first',
+  unreplied: 'unreplied first',
+  rating: 'lowest rating first',
+};
 
 const ReviewRow = memo(function ReviewRow({
   review,
@@ -62,6 +95,8 @@ const ReviewRow = memo(function ReviewRow({
 function ReviewDetail({ review }: { review: Review | undefined }) {
   const theme = useTheme();
   const draft = useAppState((state) => (review ? state.drafts[review.id] : undefined));
+  const drafted = useAppState((state) => (review ? draftedReplyOf(state, review.id) : undefined));
+  const decision = useAppState((state) => (drafted ? state.decisions[drafted.actionId]?.state : undefined));
   const readOnly = useAppState((state) => state.readOnly);
   if (!review) return null;
   return (
@@ -91,6 +126,13 @@ function ReviewDetail({ review }: { review: Review | undefined }) {
           <Text color={theme.special} bold wrap="truncate-end">
             DRAFT — not published{draft.draft.is_negative ? ' · flagged negative: read before using it' : ''}
           </Text>
+          {drafted ? (
+            <Text color={theme.accent} wrap="truncate-end">
+              {decision === 'done'
+                ? `approved: action ${oneLine(drafted.actionId)}`
+                : `awaits approval as action ${oneLine(drafted.actionId)}${readOnly ? '' : ' · a approves it'}`}
+            </Text>
+          ) : null}
           <Box overflow="hidden" flexShrink={1}>
             <Text wrap="wrap">{block(draft.draft.reply)}</Text>
           </Box>
@@ -108,6 +150,8 @@ function ReviewsPane({ height, focused }: PaneProps) {
   const loaded = useAppState((state) => statusOf(state.reviews));
   const unreplied = useAppState((state) => state.reviews.data?.unreplied_in_page);
   const rows = useAppState((state) => reviewList(state).rows);
+  const loadedCount = useAppState((state) => state.reviews.data?.items.length ?? 0);
+  const order = useAppState((state) => ({ by: state.reviewOrder, unrepliedOnly: state.unrepliedOnly }));
   const selected = useSelectedIndex('reviews', reviewList);
   const review = useAppState(selectedReview);
   const fresh = useAppState((state) => state.seen.fresh.reviews);
@@ -119,7 +163,7 @@ function ReviewsPane({ height, focused }: PaneProps) {
   const listRows = Math.max(1, frameContentRows(height) - DETAIL_ROWS - searchRows);
   return (
     <PaneFrame
-      title={`Reviews ${countLabel(loaded.updatedAt, rows.length).replace(')', unreplied !== undefined ? `, ${unreplied} unreplied)` : ')')}`}
+      title={`Reviews ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount }).replace(/\)$/, unreplied !== undefined ? `, ${unreplied} unreplied)` : ')')}${order.unrepliedOnly ? ' · unreplied only' : ''}${order.by !== 'newest' ? ` · ${ORDER_WORDS[order.by]}` : ''}`}
       focused={focused}
       height={height}
       status={<LoadedStatus loaded={loaded} />}
@@ -167,6 +211,63 @@ export const reviewsPane: PaneDescriptor = {
       run: (context) => {
         const review = selectedReview(context.state());
         if (review) context.ui.draft(review.id);
+      },
+    },
+    {
+      id: 'approve',
+      mode: 'pane',
+      pane: 'reviews',
+      keys: ['a'],
+      label: 'approve the selected pending action (asks y/n)',
+      hint: 'approve draft',
+      writes: true,
+      when: (context) => {
+        const state = context.state();
+        const review = selectedReview(state);
+        return review ? approvable(state, review.id) : 'no review is selected';
+      },
+      run: (context) => {
+        const state = context.state();
+        const review = selectedReview(state);
+        const drafted = review ? draftedReplyOf(state, review.id) : undefined;
+        if (!drafted) return;
+        const listed = state.actions.pending_approval.data?.items.find(
+          (action) => action.id === drafted.actionId,
+        );
+        const action = listed ?? {
+          id: drafted.actionId,
+          kind: 'review_reply',
+          generated_at: new Date(drafted.at).toISOString(),
+        };
+        context.ui.ask(approvePrompt(action, drafted), context.input.batch);
+      },
+    },
+    {
+      id: 'sort',
+      mode: 'pane',
+      pane: 'reviews',
+      keys: ['o'],
+      label:
+        'order the list: inbox newest ↔ same-day first; reviews newest → unreplied → lowest rating first',
+      hint: 'order',
+      run: (context) => {
+        const index = REVIEW_ORDERS.indexOf(context.state().reviewOrder);
+        const next = REVIEW_ORDERS[(index + 1) % REVIEW_ORDERS.length] ?? 'newest';
+        context.store.setState({ reviewOrder: next });
+        context.ui.notify(`Reviews: ${ORDER_WORDS[next]}.`);
+      },
+    },
+    {
+      id: 'filter.unreplied',
+      mode: 'pane',
+      pane: 'reviews',
+      keys: ['u'],
+      label: 'show only unreplied reviews / all reviews',
+      hint: 'unreplied only',
+      run: (context) => {
+        const only = !context.state().unrepliedOnly;
+        context.store.setState({ unrepliedOnly: only });
+        context.ui.notify(only ? 'Reviews: only those without a reply.' : 'Reviews: all.');
       },
     },
     ...filterCommands('reviews', {

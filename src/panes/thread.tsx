@@ -6,15 +6,25 @@
 
 import { Box } from 'ink';
 import type { Slot } from '../poller/refresh-plan.js';
-import type { AppState, OutgoingText } from '../store/app-store.js';
-import { openLead, type ThreadEntry, targetFromLead, threadLeadId, threadList } from '../store/selectors.js';
+import { type AppState, isWide, type OutgoingText } from '../store/app-store.js';
+import {
+  openLead,
+  selectedThreadEntry,
+  selectionOf,
+  type ThreadEntry,
+  targetFromLead,
+  threadLeadId,
+  threadList,
+} from '../store/selectors.js';
+import { displayText } from '../text/display.js';
+import { wrapLines } from '../text/wrap-lines.js';
 import { useAppState, useTheme } from '../ui/app-context.js';
 import { LoadedStatus } from '../ui/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
 import { Text } from '../ui/components/text.js';
 import { block, dateTime, enumLabel, oneLine } from '../ui/format.js';
 import type { ColourRole } from '../ui/theme.js';
-import { composeCommand } from './common-commands.js';
+import { composeCommand, copyCommand } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
@@ -28,42 +38,73 @@ const OUTGOING_LABEL: Record<OutgoingText['state'], { text: string; color: Colou
   failed: { text: 'NOT SENT', color: 'danger' },
 };
 
-/** Rough count of terminal lines a text takes at this width. */
-const linesFor = (text: string, width: number) =>
-  text
-    .split('\n')
-    .reduce((sum, line) => sum + Math.max(1, Math.ceil([...line].length / Math.max(10, width))), 0);
-
 function entryText(entry: Entry): string {
   return block(entry.kind === 'message' ? entry.message.body : entry.text.body);
 }
 
-function EntryView({ entry, selected }: { entry: Entry; selected: boolean }) {
+/** The first line of a text: who, when, and for a text sent from here, how its sending went. */
+function EntryHead({ entry, selected }: { entry: Entry; selected: boolean }) {
   const theme = useTheme();
   if (entry.kind === 'message') {
     const inbound = String(entry.message.direction) === 'inbound';
     return (
-      <Box flexDirection="column">
-        <Text inverse={selected} color={inbound ? theme.inbound : theme.outbound} wrap="truncate-end">
-          {inbound ? '◀ them' : '▶ shop'} · {dateTime(entry.message.occurred_at)}
-          {inbound || String(entry.message.direction) === 'outbound'
-            ? ''
-            : ` · ${enumLabel(entry.message.direction)}`}
-        </Text>
-        <Text wrap="wrap">{entryText(entry)}</Text>
-      </Box>
+      <Text inverse={selected} color={inbound ? theme.inbound : theme.outbound} wrap="truncate-end">
+        {inbound ? '◀ them' : '▶ shop'} · {dateTime(entry.message.occurred_at)}
+        {inbound || String(entry.message.direction) === 'outbound'
+          ? ''
+          : ` · ${enumLabel(entry.message.direction)}`}
+      </Text>
     );
   }
   const label = OUTGOING_LABEL[entry.text.state];
   return (
-    <Box flexDirection="column">
-      <Text inverse={selected} color={theme[label.color]} wrap="truncate-end">
-        ▶ you · {dateTime(new Date(entry.text.confirmedAt).toISOString())} · {label.text}
-        {entry.text.reason ? ` — ${entry.text.reason}` : ''}
-      </Text>
-      <Text wrap="wrap">{entryText(entry)}</Text>
-    </Box>
+    <Text inverse={selected} color={theme[label.color]} wrap="truncate-end">
+      ▶ you · {dateTime(new Date(entry.text.confirmedAt).toISOString())} · {label.text}
+      {entry.text.reason ? ` — ${entry.text.reason}` : ''}
+    </Text>
   );
+}
+
+/** One terminal line of the thread: a text's first line, or a line of its body. */
+type ThreadLine = { entry: number; head: boolean; text: string };
+
+/**
+ * Which lines of the thread are on screen, scrolled by lines: the newest text
+ * stays in view while the newest is selected; a text selected further up is
+ * the first one shown, with the texts after it below it (k never hides every
+ * later text). `earlier` / `newer`: texts that start above / below the view.
+ */
+export function threadWindow(
+  lines: readonly ThreadLine[],
+  selected: number,
+  atEnd: boolean,
+  rows: number,
+): { top: number; shown: number; earlier: number; newer: number } {
+  const total = lines.length;
+  const firstLine = lines.findIndex((line) => line.entry === selected);
+  let room = Math.max(1, rows);
+  let top = 0;
+  // Two passes: the "earlier" and "newer" lines take room of their own.
+  for (let pass = 0; pass < 3; pass++) {
+    const end = Math.max(0, total - room);
+    top = atEnd || firstLine < 0 ? end : Math.min(firstLine, end);
+    const marks = (top > 0 ? 1 : 0) + (top + room < total ? 1 : 0);
+    const next = Math.max(1, rows - marks);
+    if (next === room) break;
+    room = next;
+  }
+  const shown = Math.min(room, total - top);
+  const earlier = new Set(lines.slice(0, top).map((line) => line.entry));
+  // A text cut at the top is shown in part: it counts as earlier only if its first line is out of sight.
+  const topEntry = lines[top]?.entry;
+  if (topEntry !== undefined && lines[top]?.head !== true) earlier.delete(topEntry);
+  const newer = new Set(
+    lines
+      .slice(top + shown)
+      .filter((line) => line.head)
+      .map((line) => line.entry),
+  );
+  return { top, shown, earlier: earlier.size, newer: newer.size };
 }
 
 function ThreadPane({ height, width, focused }: PaneProps) {
@@ -77,11 +118,14 @@ function ThreadPane({ height, width, focused }: PaneProps) {
   const detail = useAppState(openLead);
   const entries = useAppState((state) => threadList(state).rows);
   const selected = useSelectedIndex('thread', threadList);
+  const atEnd = useAppState((state) => selectionOf(state, 'thread').atEnd === true);
   const email = useAppState((state) => {
     const contactId = openLead(state)?.contact.id;
     return state.contacts.data?.items.find((contact) => contact.id === contactId)?.email;
   });
   const columns = useAppState((state) => state.columns);
+  // Side by side with the inbox (the registry pairs them) when wide and either is focused.
+  const wide = useAppState((state) => isWide(state) && (state.focus === 'inbox' || state.focus === 'thread'));
   const contentRows = frameContentRows(height);
 
   if (!leadId) {
@@ -99,18 +143,23 @@ function ThreadPane({ height, width, focused }: PaneProps) {
     );
   }
   const { lead, contact, consent_latest: consent } = detail;
-  const textWidth = (typeof width === 'number' ? width : columns) - 4;
-  // Show the selected entry at the bottom, with as many earlier ones as fit above it.
+  // Inside the frame (borders and padding take 4); side by side, the thread has what the inbox's 60%
+  // leaves, as the layout rounds it.
+  const textWidth =
+    (typeof width === 'number' ? width : wide ? columns - Math.round(columns * 0.6) : columns) - 4;
   const headerRows = 4;
-  let room = Math.max(1, contentRows - headerRows);
-  let start = Math.min(selected, entries.length - 1);
-  while (start > 0) {
-    const need = 1 + linesFor(entryText(entries[start - 1] as Entry), textWidth);
-    if (need > room - (1 + linesFor(entryText(entries[start] as Entry), textWidth))) break;
-    room -= need;
-    start -= 1;
-  }
-  const visible = entries.slice(Math.max(0, start), selected + 1);
+  const areaRows = Math.max(1, contentRows - headerRows);
+  const lines: ThreadLine[] = entries.flatMap((entry, index) => [
+    { entry: index, head: true, text: '' },
+    // Wrapped as it will be drawn (display fitting can change widths: joined emoji come apart).
+    ...wrapLines(displayText(entryText(entry)), textWidth).map((text) => ({
+      entry: index,
+      head: false,
+      text,
+    })),
+  ]);
+  const view = threadWindow(lines, selected, atEnd || selected >= entries.length - 1, areaRows);
+  const visible = lines.slice(view.top, view.top + view.shown);
   return (
     <PaneFrame
       title={`Thread — ${oneLine(contact.name)}`}
@@ -150,13 +199,27 @@ function ThreadPane({ height, width, focused }: PaneProps) {
       </Text>
       <Box flexDirection="column" overflow="hidden" height={Math.max(1, contentRows - headerRows)}>
         {entries.length === 0 ? <Text dimColor>No texts yet.</Text> : null}
-        {visible.map((entry, offset) => (
-          <EntryView
-            key={entry.kind === 'message' ? entry.message.id : entry.text.localId}
-            entry={entry}
-            selected={focused && start + offset === selected}
-          />
-        ))}
+        {view.earlier > 0 ? (
+          <Text dimColor wrap="truncate-end">
+            ▲ {view.earlier} earlier {view.earlier === 1 ? 'text' : 'texts'} (k)
+          </Text>
+        ) : null}
+        {visible.map((line, offset) => {
+          const entry = entries[line.entry] as Entry;
+          const key = `${entry.kind === 'message' ? entry.message.id : entry.text.localId}:${view.top + offset}`;
+          return line.head ? (
+            <EntryHead key={key} entry={entry} selected={focused && line.entry === selected} />
+          ) : (
+            <Text key={key} wrap="truncate-end">
+              {line.text || ' '}
+            </Text>
+          );
+        })}
+        {view.newer > 0 ? (
+          <Text dimColor wrap="truncate-end">
+            ▼ {view.newer} newer {view.newer === 1 ? 'text' : 'texts'} (j)
+          </Text>
+        ) : null}
       </Box>
     </PaneFrame>
   );
@@ -190,6 +253,13 @@ export const threadPane: PaneDescriptor = {
       hint: 'back',
       run: (context) => context.ui.focusPane('inbox'),
     },
+    copyCommand('thread', (context) => {
+      const entry = selectedThreadEntry(context.state());
+      if (!entry) return 'no text is selected';
+      const body = entry.kind === 'message' ? entry.message.body : entry.text.body;
+      const when = entry.kind === 'message' ? dateTime(entry.message.occurred_at) : 'sent from here';
+      return { what: `the text of ${when}`, text: body };
+    }),
     composeCommand('thread', 'text this contact', {
       when: (context) => (openLead(context.state()) ? true : 'the thread is not loaded yet'),
       run: (context) => {

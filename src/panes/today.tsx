@@ -6,6 +6,7 @@
  */
 import { Box } from 'ink';
 import type { ActivityItem } from '../contract/resources.js';
+import { plural } from '../store/counts.js';
 import { activityList } from '../store/selectors.js';
 import { useAppState, useClockNow, useTheme } from '../ui/app-context.js';
 import { ListWindow } from '../ui/components/list-window.js';
@@ -13,10 +14,11 @@ import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
 import { Text } from '../ui/components/text.js';
 import { age, day, enumLabel, oneLine } from '../ui/format.js';
+import { copyCommand } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
-const ACCOUNT_ROWS = 10;
+const ACCOUNT_ROWS = 12;
 
 /** "Shop API v1 (OpenAPI 3.1.0, 12 paths)" from the service's own description of itself. */
 function describeSpec(spec: Record<string, unknown> | undefined): string {
@@ -33,7 +35,7 @@ function Account() {
   const spec = useAppState((state) => state.apiSpec.data);
   const line = (label: string, value: React.ReactNode) => (
     <Text wrap="truncate-end">
-      <Text dimColor>{label.padEnd(9)}</Text>
+      <Text dimColor>{label.padEnd(10)}</Text>
       {value}
     </Text>
   );
@@ -63,7 +65,7 @@ function Account() {
       {me
         ? line(
             'Inbox',
-            `${me.inbox_pulse.open_leads} open leads · ${me.inbox_pulse.needs_callback} missed calls with no reply`,
+            `${plural(me.inbox_pulse.open_leads, 'open lead')} · ${plural(me.inbox_pulse.needs_callback, 'missed call')} with no reply`,
           )
         : null}
       {me
@@ -78,7 +80,9 @@ function Account() {
             `${me.credits_pulse.used} used of ${me.credits_pulse.included} · ${me.credits_pulse.remaining} left`,
           )
         : null}
-      {me ? line('Pending', `${me.pending_actions} actions awaiting approval (4 Actions)`) : null}
+      {me ? line('Pending', `${plural(me.pending_actions, 'action')} awaiting approval (4 Actions)`) : null}
+      {me ? line('Dashboard', `${oneLine(me.links.today)}  (y copies)`) : null}
+      {me ? line('Inbox at', `${oneLine(me.links.inbox)}  (Y copies)`) : null}
       {line('API', describeSpec(spec))}
       {me
         ? line(
@@ -111,6 +115,7 @@ function TodayPane({ height, focused }: PaneProps) {
       <Account />
       <Text wrap="truncate-end">
         <Text bold>Awaiting approval </Text>
+        {pending && pending.length > 0 ? <Text dimColor>(p opens them) </Text> : null}
         {pending === undefined
           ? '…'
           : pending.length === 0
@@ -149,5 +154,40 @@ export const todayPane: PaneDescriptor = {
   },
   reads: () => [{ kind: 'today' }, { kind: 'billing' }, { kind: 'texting' }],
   seen: [],
-  commands: [],
+  commands: [
+    {
+      id: 'pending',
+      mode: 'pane',
+      pane: 'today',
+      keys: ['p'],
+      label: 'open the actions awaiting approval (in Actions)',
+      hint: 'pending actions',
+      run: (context) => {
+        if (context.state().actionsFilter !== 'pending_approval') {
+          context.store.setState({ actionsFilter: 'pending_approval' });
+          context.store.setState((state) => ({ selection: { ...state.selection, actions: { index: 0 } } }));
+        }
+        context.ui.focusPane('actions');
+      },
+    },
+    copyCommand('today', (context) => {
+      const me = context.state().me.data;
+      return me ? { what: "the dashboard's Today link", text: me.links.today } : 'the shop is not loaded yet';
+    }),
+    copyCommand(
+      'today',
+      (context) => {
+        const me = context.state().me.data;
+        return me
+          ? { what: "the dashboard's Inbox link", text: me.links.inbox }
+          : 'the shop is not loaded yet';
+      },
+      {
+        id: 'copy.inbox-link',
+        keys: ['Y'],
+        label: "copy the dashboard's Inbox link",
+        hint: 'copy inbox link',
+      },
+    ),
+  ],
 };

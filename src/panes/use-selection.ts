@@ -7,7 +7,3 @@ import { useAppState } from '../ui/app-context.js';
 export function useSelectedIndex<T>(pane: string, list: (state: AppState) => ListShape<T>): number {
   return useAppState((state) => selectedIndexIn(list(state), selectionOf(state, pane)));
 }
-
-/** "(12)" once the list has loaded, "(…)" before: a list not read yet is not an empty one. */
-export const countLabel = (updatedAt: number | undefined, count: number) =>
-  updatedAt === undefined ? '(…)' : `(${count})`;

@@ -12,9 +12,9 @@ import type { ShopClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
 import type { AppStore } from '../store/app-store.js';
+import { LIST_LIMIT } from '../store/counts.js';
 import {
   DEFAULT_INTERVALS,
-  DEFAULT_PAGE_SIZE,
   NOTHING_VISIBLE,
   plan,
   type RefreshIntervals,
@@ -32,7 +32,7 @@ export interface PollerOptions {
   intervals?: Partial<RefreshIntervals>;
   /** What the screen shows now, read more often (the UI's panes say; without a screen, nothing). */
   visibleSlots?: VisibleSlots;
-  /** Page size of every list read (the reference allows 1–100). */
+  /** Page size of every list read (the reference allows 1–100; default 100, so a list is whole or says it is not). */
   pageSize?: number;
   /** Backoff after a failed read: first wait and ceiling. */
   backoff?: { baseMs: number; maxMs: number };
@@ -87,7 +87,7 @@ export class Poller {
     this.budget = options.budget;
     this.intervals = { ...DEFAULT_INTERVALS, ...options.intervals };
     this.visibleSlots = options.visibleSlots ?? NOTHING_VISIBLE;
-    this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    this.pageSize = options.pageSize ?? LIST_LIMIT;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
@@ -286,7 +286,7 @@ export class Poller {
       case 'contacts':
         return this.client.getContacts({ ...(slot.query ? { q: slot.query } : {}), limit }, call);
       case 'lead':
-        return this.client.getLead(slot.id, { limit: 100 }, call);
+        return this.client.getLead(slot.id, { limit: LIST_LIMIT }, call);
       case 'reviews':
         return this.client.getReviews({ limit }, call);
       case 'actions':

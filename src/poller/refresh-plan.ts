@@ -28,9 +28,6 @@ export interface RefreshIntervals {
   rareMs: number;
 }
 
-/** How many items a list read asks for (the reference allows 1–100). */
-export const DEFAULT_PAGE_SIZE = 50;
-
 export const DEFAULT_INTERVALS: RefreshIntervals = {
   visibleMs: 10_000,
   headerMs: 20_000,

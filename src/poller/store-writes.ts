@@ -123,19 +123,22 @@ export function storeData(store: AppStore, slot: Slot, data: SlotData, at: numbe
         seen,
         'leads',
         inbox.open_leads.map((lead) => lead.id),
+        at,
       );
-      seen = observe(seen, 'inbound', inbox.latest_inbound.map(inboundId));
+      seen = observe(seen, 'inbound', inbox.latest_inbound.map(inboundId), at);
     } else if (slot.kind === 'reviews') {
       seen = observe(
         seen,
         'reviews',
         (data as ReviewList).items.map((review) => review.id),
+        at,
       );
     } else if (slot.kind === 'actions' && slot.status === 'pending_approval') {
       seen = observe(
         seen,
         'actions',
         (data as ActionList).items.map((action) => action.id),
+        at,
       );
     }
     return seen === state.seen ? patch : { ...patch, seen };

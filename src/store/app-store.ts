@@ -110,6 +110,15 @@ export interface DraftState {
   at: number;
 }
 
+/** A reply drafted here, and the pending review_reply action that holds it (found by asking the shop). */
+export interface DraftedReply {
+  actionId: string;
+  reviewId: string;
+  reviewer: string;
+  reply: string;
+  at: number;
+}
+
 export interface DecisionState {
   state: 'approving' | 'done' | 'failed';
   result?: DecisionResult;
@@ -143,6 +152,16 @@ export interface Notice {
   at: number;
 }
 
+/** Notices kept in the message log (the oldest go first). */
+export const LOG_LIMIT = 500;
+
+/** How the inbox's leads are ordered: as the service lists them (newest first), or same-day leads first. */
+export const INBOX_ORDERS = ['newest', 'same-day'] as const;
+export type InboxOrder = (typeof INBOX_ORDERS)[number];
+/** How reviews are ordered: newest first, unreplied first, or the lowest rating first. */
+export const REVIEW_ORDERS = ['newest', 'unreplied', 'rating'] as const;
+export type ReviewOrder = (typeof REVIEW_ORDERS)[number];
+
 export type ActionsFilter = ActionStatusValue;
 export const ACTION_FILTERS: readonly ActionsFilter[] = [
   'pending_approval',
@@ -170,6 +189,8 @@ export interface AppState {
   actions: Record<ActionsFilter, Loaded<ActionList>>;
   drafts: Record<string, DraftState>;
   decisions: Record<string, DecisionState>;
+  /** Replies drafted here, by the id of the action that holds each (Actions shows their text). */
+  draftedReplies: Record<string, DraftedReply>;
   outbox: OutgoingText[];
 
   // What staff are doing
@@ -178,6 +199,10 @@ export interface AppState {
   selection: Record<PaneId, Selection>;
   inboxFilter: InboxFilter;
   actionsFilter: ActionsFilter;
+  inboxOrder: InboxOrder;
+  reviewOrder: ReviewOrder;
+  /** Reviews: only those without a reply. */
+  unrepliedOnly: boolean;
   openLeadId?: string;
   /** Local filter text of a list (inbox, reviews) or the contacts search (absent: empty). */
   search: Record<PaneId, LineText>;
@@ -194,6 +219,11 @@ export interface AppState {
   helpScroll: number;
   palette?: PaletteState;
   notice?: Notice;
+  /** Every notice shown, oldest first, at most LOG_LIMIT: the message log (L) shows them whole. */
+  log: readonly Notice[];
+  logOpen: boolean;
+  /** Entries of the log scrolled past (0: the newest at the top). */
+  logScroll: number;
   columns: number;
   rows: number;
 
@@ -231,16 +261,23 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     actions: { pending_approval: notLoaded, published: notLoaded, declined: notLoaded, failed: notLoaded },
     drafts: {},
     decisions: {},
+    draftedReplies: {},
     outbox: [],
     focus: 'inbox',
     selection: {},
     inboxFilter: 'open',
     actionsFilter: 'pending_approval',
+    inboxOrder: 'newest',
+    reviewOrder: 'newest',
+    unrepliedOnly: false,
     search: {},
     searching: false,
     composed: {},
     helpOpen: false,
     helpScroll: 0,
+    log: [],
+    logOpen: false,
+    logScroll: 0,
     columns: options.columns ?? 80,
     rows: options.rows ?? 24,
     view: options.view ?? 'inbox',
@@ -253,7 +290,27 @@ export function initialState(options: AppStoreOptions = {}): AppState {
 }
 
 export function createAppStore(options: AppStoreOptions = {}): AppStore {
-  return createStore<AppState>()(() => initialState(options));
+  const store = createStore<AppState>()(() => initialState(options));
+  // Notices are set in many places (keys, user actions, the session, the poller's neighbours): every
+  // new one is logged in the same update that shows it, whoever set it.
+  const setState = store.setState as (
+    partial: AppState | Partial<AppState> | ((state: AppState) => AppState | Partial<AppState>),
+    replace?: boolean,
+  ) => void;
+  store.setState = ((partial: Parameters<typeof setState>[0], replace?: boolean) =>
+    setState((state) => {
+      const next = typeof partial === 'function' ? partial(state) : partial;
+      return withLoggedNotice(state, next);
+    }, replace)) as AppStore['setState'];
+  return store;
+}
+
+/** The update, with its notice added to the log when it brings a new one. */
+function withLoggedNotice<T extends Partial<AppState>>(state: AppState, next: T): T {
+  const notice = next.notice;
+  if (!notice || notice === state.notice) return next;
+  const log = (next.log ?? state.log).slice(-(LOG_LIMIT - 1));
+  return { ...next, log: [...log, notice] };
 }
 
 /** Terminals at least this wide show the inbox and the thread side by side. */

@@ -15,11 +15,24 @@ import type {
 import { type AppState, type ComposerTarget, isWide, type OutgoingText, type PaneId } from './app-store.js';
 import { type ListShape, noSelection, type Selection, selectedIndexIn } from './selection.js';
 
-const matches = (needle: string, ...fields: Array<string | null | undefined>) => {
+const digitsOf = (text: string) => text.replace(/\D/g, '');
+
+/**
+ * A filter's words against a row's fields, ignoring case. A query made of digits and phone punctuation
+ * ("(503) 555-01", "503.555") also matches the digits of a field, whatever its formatting ("+15035550105").
+ */
+export const matches = (needle: string, ...fields: Array<string | null | undefined>) => {
   const query = needle.trim().toLowerCase();
   if (!query) return true;
-  return fields.some((field) => field?.toLowerCase().includes(query));
+  const digits = /^[\d\s()+.\-/]+$/.test(query) ? digitsOf(query) : '';
+  return fields.some(
+    (field) =>
+      field?.toLowerCase().includes(query) ||
+      (digits.length >= 3 && field && digitsOf(field).includes(digits)),
+  );
 };
+
+const time = (value: string | null | undefined) => Date.parse(value ?? '') || 0;
 
 /** What is typed in a pane's filter or search line. */
 export const searchText = (state: Pick<AppState, 'search'>, pane: PaneId): string =>
@@ -31,17 +44,36 @@ export const selectionOf = (state: Pick<AppState, 'selection'>, pane: PaneId): S
 export function inboxRows(state: AppState): InboxLead[] {
   const leads = state.inbox[state.inboxFilter].data?.open_leads ?? [];
   const query = searchText(state, 'inbox');
-  return query
+  const shown = query
     ? leads.filter((lead) => matches(query, lead.contact_name, lead.caller_phone, lead.job_type))
     : leads;
+  if (state.inboxOrder !== 'same-day') return shown;
+  // Stable: within each group, the service's order (newest first).
+  const sameDay = (lead: InboxLead) => (String(lead.urgency) === 'same_day' ? 0 : 1);
+  return [...shown].sort((a, b) => sameDay(a) - sameDay(b));
 }
 
 export function reviewRows(state: AppState): Review[] {
   const reviews = state.reviews.data?.items ?? [];
   const query = searchText(state, 'reviews');
-  return query
+  let shown = query
     ? reviews.filter((review) => matches(query, review.reviewer_name, review.review_text))
     : reviews;
+  if (state.unrepliedOnly) shown = shown.filter((review) => review.replied_at == null);
+  switch (state.reviewOrder) {
+    case 'unreplied':
+      return [...shown].sort(
+        (a, b) =>
+          (a.replied_at == null ? 0 : 1) - (b.replied_at == null ? 0 : 1) ||
+          time(b.created_at_google) - time(a.created_at_google),
+      );
+    case 'rating':
+      return [...shown].sort(
+        (a, b) => a.rating - b.rating || time(b.created_at_google) - time(a.created_at_google),
+      );
+    default:
+      return shown;
+  }
 }
 
 export function actionRows(state: AppState): Action[] {
@@ -103,6 +135,8 @@ export const selectedAction = (state: AppState) =>
   selectedIn(actionList(state), selectionOf(state, 'actions'));
 export const selectedContact = (state: AppState) =>
   selectedIn(contactList(state), selectionOf(state, 'contacts'));
+export const selectedThreadEntry = (state: AppState) =>
+  selectedIn(threadList(state), selectionOf(state, 'thread'));
 
 /** The lead whose thread is shown: side by side, always the lead highlighted in the inbox; else the one opened. */
 export function threadLeadId(state: AppState): string | undefined {
@@ -185,6 +219,36 @@ export function leadIdForPhone(state: AppState, phone: string): string | undefin
     if (lead) return lead.id;
   }
   return undefined;
+}
+
+/**
+ * The lead an inbound preview came from, found among the threads already read (a preview carries no
+ * lead id or phone: its time and text must match an inbound text of the thread). Undefined: not loaded.
+ */
+export function leadOfPreview(
+  state: AppState,
+  preview: { occurred_at: string; body_preview: string },
+): LeadDetail | undefined {
+  const shown = preview.body_preview.replace(/…$/, '');
+  for (const lead of Object.values(state.leads)) {
+    const found = lead.data?.messages.some(
+      (message) =>
+        String(message.direction) === 'inbound' &&
+        message.occurred_at === preview.occurred_at &&
+        message.body.startsWith(shown),
+    );
+    if (found && lead.data) return lead.data;
+  }
+  return undefined;
+}
+
+/** A lead of this contact: a thread already read, else a listed lead from the same phone number. */
+export function leadIdForContact(
+  state: AppState,
+  contact: Pick<Contact, 'id' | 'phone'>,
+): string | undefined {
+  for (const [id, lead] of Object.entries(state.leads)) if (lead.data?.contact.id === contact.id) return id;
+  return leadIdForPhone(state, contact.phone);
 }
 
 export function targetFromLead(detail: LeadDetail): ComposerTarget {

@@ -15,6 +15,7 @@ import { COMPOSER_ROWS, Composer } from './components/composer.js';
 import { FatalScreen } from './components/fatal-screen.js';
 import { Header } from './components/header.js';
 import { HelpOverlay } from './components/help-overlay.js';
+import { LogOverlay } from './components/log-overlay.js';
 import { Palette } from './components/palette.js';
 import { StatusBar } from './components/status-bar.js';
 import { Tabs } from './components/tabs.js';
@@ -72,6 +73,7 @@ export function App() {
     wide: isWide(state),
     focus: state.focus,
     help: state.helpOpen,
+    log: state.logOpen,
     palette: state.palette !== undefined,
     fatal: state.fatal,
     wallboard: state.view === 'wallboard',
@@ -109,6 +111,8 @@ export function App() {
         <Palette height={bodyRows} />
       ) : layout.help ? (
         <HelpOverlay height={bodyRows} />
+      ) : layout.log ? (
+        <LogOverlay height={bodyRows} />
       ) : (
         <Panes focus={layout.focus} height={bodyRows} wide={layout.wide} />
       )}

@@ -27,7 +27,6 @@ import {
   type LineText,
   moveEnd,
 } from '../store/line-editor.js';
-import { markSeen } from '../store/seen.js';
 import {
   noSelection,
   reconcileSelection,
@@ -44,6 +43,8 @@ import {
   targetFromLead,
   unsentCount,
 } from '../store/selectors.js';
+import { copyableText, osc52 } from './clipboard.js';
+import { oneLine } from './format.js';
 import { insertableText } from './input/text-filter.js';
 
 export interface ControllerServices {
@@ -52,6 +53,8 @@ export interface ControllerServices {
   approve(actionId: string): void;
   draft(reviewId: string): void;
   quit(): void;
+  /** The terminal, for what is written beside the frames (the clipboard); absent: copying is not possible. */
+  terminal?: { write(bytes: string): void; tmux: boolean };
 }
 
 export interface ControllerOptions {
@@ -79,13 +82,25 @@ export function createController(options: ControllerOptions) {
 
   const pane = (id: PaneId = get().focus): PaneDescriptor => paneById(id);
 
+  /** Puts text on the terminal's clipboard (OSC 52) and says what was copied; `what` names it ("Ray's phone"). */
+  const copy = (what: string, text: string) => {
+    const copyable = copyableText(text);
+    if (!copyable.trim()) return notify(`Nothing to copy: ${what} is empty.`, 'warning');
+    if (!services.terminal) return notify('Cannot copy here: there is no terminal to copy to.', 'warning');
+    services.terminal.write(osc52(copyable, { tmux: services.terminal.tmux }));
+    const shown = oneLine(copyable);
+    // The status line cuts it to the terminal; the message log (L) has up to 300 characters of it.
+    const preview = [...shown].length > 300 ? `${[...shown].slice(0, 299).join('')}…` : shown;
+    notify(`Copied ${what}: ${preview}`, 'success');
+  };
+
   // --- panes and the selection ------------------------------------------------
 
   const focusPane = (id: PaneId) => {
     const state = get();
     if (state.focus === id || !PANES.some((descriptor) => descriptor.id === id)) return;
-    const leaving = pane(state.focus);
-    set({ focus: id, searching: false, seen: markSeen(state.seen, leaving.seen) });
+    // "New" marks stay: each belongs to its item and clears when that item is selected (new-marks.ts).
+    set({ focus: id, searching: false });
   };
 
   const cyclePane = (step: 1 | -1) => {
@@ -359,6 +374,7 @@ export function createController(options: ControllerOptions) {
 
   return {
     notify,
+    copy,
     pane,
     focusPane,
     cyclePane,

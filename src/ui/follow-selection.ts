@@ -15,6 +15,9 @@ const asked = (state: AppState) => [
   state.search,
   state.inboxFilter,
   state.actionsFilter,
+  state.inboxOrder,
+  state.reviewOrder,
+  state.unrepliedOnly,
   state.contacts.query,
   // A search is answered later: the answer to the new query is still a change staff asked for.
   state.contacts.loadedQuery,
@@ -22,7 +25,8 @@ const asked = (state: AppState) => [
   state.focus,
 ];
 
-const visible = (state: AppState, pane: string) =>
+/** The pane is on screen: focused, or beside the focused one. */
+export const visible = (state: AppState, pane: string) =>
   state.focus === pane ||
   (isWide(state) && (widePair(state.focus)?.some((each) => each.id === pane) ?? false));
 

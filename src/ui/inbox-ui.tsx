@@ -15,6 +15,7 @@ import { createController } from './controller.js';
 import { followSelections } from './follow-selection.js';
 import { type InputSourceOptions, readTerminalInput } from './input/input-source.js';
 import { createMouse } from './mouse.js';
+import { followNewMarks } from './new-marks.js';
 import { THEMES, type Theme } from './theme.js';
 
 export interface InboxUi {
@@ -46,6 +47,10 @@ export interface InboxUiOptions {
   theme?: Theme;
   /** The wallboard's screen (src/wallboard/wallboard.tsx), when the session's view is the wallboard. */
   Wallboard?: ComponentType<{ height: number }>;
+  /** "New" marks on a read-only screen fade after this long (default 30 minutes). */
+  newMarksFadeMs?: number;
+  /** Writes beside the frames (the clipboard's OSC 52); `tmux`: wrap them for tmux's passthrough. */
+  terminal?: { write(bytes: string): void; tmux: boolean };
 }
 
 export function createInboxUi(session: Session, options: InboxUiOptions): InboxUi {
@@ -54,6 +59,11 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
   const clock = createClock(options.now);
   // Before anything renders: the selection follows its record from the first change on.
   const stopFollowing = followSelections(store, options.now);
+  // After the selection is settled: the selected item's "new" mark goes.
+  const stopMarks = followNewMarks(store, {
+    ...(options.newMarksFadeMs !== undefined ? { fadeMs: options.newMarksFadeMs } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
   // Count down every second only while a countdown is on screen; the wallboard's "updated 12 s ago" always is.
   const fastClock = (state: ReturnType<typeof store.getState>) =>
     clock.setFast(state.view === 'wallboard' || state.connection.state !== 'ok');
@@ -67,6 +77,7 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
       approve: (actionId) => void session.approve(actionId),
       draft: (reviewId) => void session.draft(reviewId),
       quit: options.quit,
+      ...(options.terminal ? { terminal: options.terminal } : {}),
     },
     ...(options.searchDebounceMs !== undefined ? { searchDebounceMs: options.searchDebounceMs } : {}),
     ...(options.now ? { now: options.now } : {}),
@@ -118,6 +129,7 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
     dispose: () => {
       for (const stop of stops.splice(0)) stop();
       stopFollowing();
+      stopMarks();
       stopClock();
       ui.dispose();
       clock.stop();

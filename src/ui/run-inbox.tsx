@@ -27,6 +27,8 @@ export interface RunInboxOptions {
   theme?: ThemeChoice;
   /** The config's notifications (title, desktop, bell, which events). */
   notify?: ShopInboxConfig['notify'];
+  /** "New" marks on a read-only screen fade after this long. */
+  newMarksFadeMs?: number;
 }
 
 /** Ink's instance in the CLI's bundle adds drawNextFrameAtOnce (scripts/bundle-options.mjs); Ink as shipped has none. */
@@ -97,6 +99,14 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
     mouse,
     theme: chooseTheme(options.theme ?? 'auto', process.env),
     ...(Wallboard ? { Wallboard } : {}),
+    ...(options.newMarksFadeMs !== undefined ? { newMarksFadeMs: options.newMarksFadeMs } : {}),
+    // The clipboard (OSC 52) is written to the terminal itself, between frames; tmux needs it wrapped.
+    terminal: {
+      write: (bytes) => {
+        if (!stdout.destroyed && stdout.writable) stdout.write(bytes);
+      },
+      tmux: Boolean(process.env.TMUX),
+    },
     ...(options.keys ? { keys: options.keys } : {}),
   });
   const onSignal = (signal: NodeJS.Signals) => shutdown(SIGNAL_EXIT[signal] ?? 1);

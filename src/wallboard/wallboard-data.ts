@@ -4,10 +4,10 @@
  * newest inbound texts, and how fresh all of it is. No React here.
  */
 import type { InboxLead } from '../contract/resources.js';
-import { DEFAULT_PAGE_SIZE } from '../poller/refresh-plan.js';
 import type { AppState } from '../store/app-store.js';
+import { LIST_LIMIT } from '../store/counts.js';
 
-/** A count as shown: "-" until read, "50+" when a full page was counted. */
+/** A count as shown: "-" until read, "100+" when a full page was counted. */
 export interface Counts {
   missed: string;
   sameDay: string;
@@ -21,7 +21,7 @@ export function countsOf(state: AppState): Counts {
   const me = state.me.data;
   const open = state.inbox.open.data?.open_leads;
   const sameDay = open?.filter((lead) => String(lead.urgency) === 'same_day').length;
-  const fullPage = open !== undefined && open.length >= DEFAULT_PAGE_SIZE;
+  const fullPage = open !== undefined && open.length >= LIST_LIMIT;
   return {
     missed: count(me?.inbox_pulse.needs_callback),
     sameDay: sameDay === undefined ? '-' : `${sameDay}${fullPage ? '+' : ''}`,

@@ -52,6 +52,10 @@ export interface TuiOptions {
   /** A user's keys, as "keys" in config.json. */
   keys?: UserKeys;
   mouse?: boolean;
+  /** "New" marks on a read-only screen fade after this long. */
+  newMarksFadeMs?: number;
+  /** The terminal runs inside tmux (as with $TMUX set): what is written beside frames is wrapped for it. */
+  tmux?: boolean;
   /** Further session settings (key source, outbox…). */
   session?: Partial<SessionOptions>;
 }
@@ -70,6 +74,8 @@ export interface TestTui {
   /** The mouse wheel over a cell. */
   wheel(x: number, y: number, direction: 'up' | 'down'): Promise<void>;
   keymap: Keymap;
+  /** What the inbox wrote to the terminal beside its frames (the clipboard's OSC 52), in order. */
+  readonly terminalWrites: readonly string[];
   /** Waits until the frame contains the text (or matches), or fails with the last frame. */
   waitFor(
     expected: string | RegExp | ((frame: string, state: AppState) => boolean),
@@ -109,13 +115,16 @@ export async function startTui(options: TuiOptions = {}): Promise<TestTui> {
     ...options.session,
   });
   let quitRequested = false;
+  const terminalWrites: string[] = [];
   const ui = createInboxUi(session, {
+    terminal: { write: (bytes) => void terminalWrites.push(bytes), tmux: options.tmux ?? false },
     quit: () => {
       quitRequested = true;
     },
     searchDebounceMs: options.searchDebounceMs ?? 60,
     ...(options.keys ? { keys: options.keys } : {}),
     ...(options.mouse !== undefined ? { mouse: options.mouse } : {}),
+    ...(options.newMarksFadeMs !== undefined ? { newMarksFadeMs: options.newMarksFadeMs } : {}),
   });
   const rendered = render(ui.element);
   // Keys go through the real input layer; a lone ESC is settled after 1 ms instead of 100 (see settle()).
@@ -158,6 +167,7 @@ export async function startTui(options: TuiOptions = {}): Promise<TestTui> {
       await settle();
     },
     keymap: ui.keymap,
+    terminalWrites,
     async waitFor(expected, timeoutMs = 5_000) {
       const deadline = Date.now() + timeoutMs;
       const test = (frame: string) =>

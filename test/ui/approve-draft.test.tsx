@@ -134,8 +134,8 @@ describe('drafting a reply to a review', () => {
 
     // Twice quickly: the second d finds the draft already being made.
     await typeBackToBack(tui, ['d', 'd']);
-    const frame = await tui.waitFor('DRAFT — not published');
-    expect(frame).toContain('Draft ready: it is not published.');
+    await tui.waitFor('DRAFT — not published');
+    const frame = await tui.waitFor('Draft ready: it is not published');
     const draft = tui.state().drafts[review.id];
     expect(draft).toMatchObject({ state: 'done', draft: { review_id: review.id } });
     expect(frame).toContain((draft?.draft?.reply ?? '').slice(0, 20));

@@ -66,6 +66,7 @@ describe('the registry', () => {
     const writes = ALL_COMMANDS.filter((command) => command.writes);
     expect(writes.map((command) => command.id).sort()).toEqual([
       'approve',
+      'approve',
       'compose',
       'compose',
       'compose',

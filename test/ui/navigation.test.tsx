@@ -10,6 +10,7 @@ import type { PaneId } from '../../src/store/app-store.js';
 import { inboxRows } from '../../src/store/selectors.js';
 import { dateTime, oneLine } from '../../src/ui/format.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
+import { draftWithItsAction } from '../support/write-flows.js';
 import {
   firstLoad,
   hasHintFor,
@@ -258,7 +259,8 @@ describe('opening a thread', () => {
 
 describe('help overlay (?)', () => {
   it("lists the focused pane's own keys and the global ones; esc and ? close it", async () => {
-    const tui = await startTui({ columns: 80, rows: 24, intervals: QUIET });
+    // Tall enough for the inbox's whole help without scrolling (at 24 rows it scrolls: see below).
+    const tui = await startTui({ columns: 80, rows: 30, intervals: QUIET });
     await firstLoad(tui);
     await tui.press('?');
     let frame = await tui.waitFor('Keys — Inbox');
@@ -302,6 +304,7 @@ describe('help overlay (?)', () => {
       ['inbox', 'c'],
       ['thread', 'c'],
       ['reviews', 'd'],
+      ['reviews', 'a'],
       ['actions', 'a'],
       ['contacts', 'c'],
     ];
@@ -322,6 +325,8 @@ describe('help overlay (?)', () => {
         await tui.press(String(PANES.indexOf(pane) + 1));
         await tui.waitFor((_f, state) => state.focus === pane);
         const does = labelOf(pane);
+        // a in Reviews applies to a reply drafted here.
+        if (pane === 'reviews' && key === 'a' && !readOnly) await draftWithItsAction(tui);
         await tui.waitFor((frame) => hasHintFor(frame, key) === !readOnly, 1_000);
         await tui.press('?');
         const help = await tui.waitFor(`Keys — ${paneById(pane).title}`);

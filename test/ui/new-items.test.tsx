@@ -1,13 +1,15 @@
 /**
  * "New since last seen": after the first load, what arrives (a lead, an
  * inbound text, a review, an agent action) is counted on its pane's tab and
- * marked ● in its list, until staff leave the pane that shows it.
+ * marked ● in its list. The mark belongs to the item: it clears when staff
+ * select it (or open the thread it belongs to), never by leaving a pane; on a
+ * read-only screen marks fade after a set time.
  */
 import { describe, expect, it } from 'vitest';
 import type { LiveEvent } from '../../src/sim/live.js';
 import { oneLine } from '../../src/ui/format.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
-import { startupLoaded } from '../support/write-flows.js';
+import { selectLeadByPhone, startupLoaded } from '../support/write-flows.js';
 import { firstLoad, lines, plain, QUIET } from './nav-pane-helpers.js';
 
 /** The tab bar's line. */
@@ -37,7 +39,7 @@ async function started() {
 }
 
 describe('new since last seen', () => {
-  it('a new lead counts on the Inbox tab and is marked ● after R; leaving the inbox clears both', async () => {
+  it('a new lead is counted and marked ● after R; leaving the inbox keeps it; selecting it clears it', async () => {
     const tui = await started();
     tickUntil(tui, 'missed_call');
     const shop = tui.s.sim.shops.main;
@@ -61,17 +63,24 @@ describe('new since last seen', () => {
     const unmarkedLeadRows = lines(frame).filter((line) => /^│ {3}\S/.test(line) && /\+\d{11}/.test(line));
     expect(unmarkedLeadRows.length).toBeGreaterThan(5);
 
+    // Leaving the pane and coming back clears nothing.
     await tui.press('3');
-    await tui.waitFor((f) => /3 Reviews/.test(tabLine(f)) && !/1 Inbox \(\d+ new\)/.test(tabLine(f)));
-    expect(tui.state().seen.fresh.leads.size).toBe(0);
-    expect(tui.state().seen.fresh.inbound.size).toBe(0);
+    await tui.waitFor(/│ Reviews \(/);
+    expect(tabLine(tui.frame())).toMatch(/1 Inbox \(\d+ new\)/);
     await tui.press('1');
     const back = plain(await tui.waitFor(/│ Inbox — open leads/));
-    expect(back).toContain(oneLine(contact.phone));
-    expect(markedLines(back)).toEqual([]);
+    expect(markedLines(back).filter((line) => line.includes(oneLine(contact.phone)))).toHaveLength(1);
+    expect(tui.state().seen.fresh.leads.has(lead.id)).toBe(true);
+
+    // Selecting it (g: the top row) clears its mark, and only its.
+    await tui.press('g');
+    await tui.waitFor((_f, state) => !state.seen.fresh.leads.has(lead.id));
+    expect(markedLines(plain(tui.frame())).filter((line) => line.includes(oneLine(contact.phone)))).toEqual(
+      [],
+    );
   });
 
-  it('a new inbound text marks its preview and counts on the Inbox tab', async () => {
+  it("a new inbound text marks its preview; it stays when staff move between panes and clears when its lead's thread is opened", async () => {
     const tui = await started();
     const events = tickUntil(tui, 'inbound_text');
     expect(events.some((event) => event.kind === 'missed_call')).toBe(false);
@@ -79,16 +88,33 @@ describe('new since last seen', () => {
     const frame = plain(await tui.waitFor((f) => /1 Inbox \(1 new\)/.test(tabLine(f))));
     expect(tui.state().seen.fresh.inbound.size).toBe(1);
     const preview = tui.state().inbox.open.data?.latest_inbound[0];
+    if (!preview) throw new Error('no preview');
     const heading = lines(frame).findIndex((line) => line.includes('Latest inbound texts'));
     const first = lines(frame)[heading + 1] ?? '';
     expect(first).toContain('●');
-    expect(first).toContain(oneLine(preview?.body_preview).slice(0, 20));
+    expect(first).toContain(oneLine(preview.body_preview).slice(0, 20));
     expect(lines(frame)[heading + 2]).not.toContain('●');
-    await tui.press(KEYS.tab);
-    await tui.waitFor((f) => !tabLine(f).includes('new)'));
+    await tui.press(KEYS.tab, KEYS.shiftTab);
+    expect(tabLine(tui.frame())).toMatch(/1 Inbox \(1 new\)/);
+
+    // The lead the text came from: its thread, opened, clears the mark.
+    const shop = tui.s.sim.shops.main;
+    const from = shop.leads.find((candidate) =>
+      candidate.messages.some(
+        (message) =>
+          message.direction === 'inbound' &&
+          new Date(message.occurredAt).toISOString() === preview.occurred_at,
+      ),
+    );
+    const contact = shop.contacts.find((candidate) => candidate.id === from?.contactId);
+    if (!contact) throw new Error('no lead for the inbound text');
+    await selectLeadByPhone(tui, contact.phone);
+    await tui.press(KEYS.enter);
+    await tui.waitFor((f) => !/1 Inbox \(\d+ new\)/.test(tabLine(f)));
+    expect(tui.state().seen.fresh.inbound.size).toBe(0);
   });
 
-  it('a new review counts on the Reviews tab from another pane, is marked there, and is cleared on leaving', async () => {
+  it('a new review counts on the Reviews tab from another pane, stays marked until it is selected', async () => {
     const tui = await started();
     tickUntil(tui, 'review');
     const review = tui.s.sim.shops.main.reviews.at(-1);
@@ -102,18 +128,23 @@ describe('new since last seen', () => {
     const marked = markedLines(frame);
     expect(marked).toHaveLength(1);
     expect(marked[0]).toContain(oneLine(review.reviewerName));
-    // Still counted while staff look at it.
+    // Still counted while staff look at it, and after they leave and come back.
     expect(tabLine(frame)).toMatch(/3 Reviews \(1 new\)/);
-
     await tui.press('4');
-    await tui.waitFor((f) => /│ Actions — /.test(plain(f)) && !/Reviews \(1 new\)/.test(tabLine(f)));
+    await tui.waitFor(/│ Actions — /);
     await tui.press('3');
     const back = plain(await tui.waitFor(/│ Reviews \(/));
-    expect(back).toContain(oneLine(review.reviewerName));
-    expect(markedLines(back)).toEqual([]);
+    expect(markedLines(back)).toHaveLength(1);
+
+    // Selected: the mark and the count go.
+    const index = tui.state().reviews.data?.items.findIndex((item) => item.id === review.id) ?? -1;
+    expect(index).toBeGreaterThanOrEqual(0);
+    await tui.press('g', ...Array.from({ length: index }, () => 'j'));
+    await tui.waitFor((f) => !/Reviews \(1 new\)/.test(tabLine(f)));
+    expect(markedLines(plain(tui.frame()))).toEqual([]);
   });
 
-  it('a new agent action counts on the Actions tab and is marked in the pending list', async () => {
+  it('a new agent action counts on the Actions tab and is marked until it is selected', async () => {
     const tui = await started();
     tickUntil(tui, 'action');
     const shop = tui.s.sim.shops.main;
@@ -127,9 +158,40 @@ describe('new since last seen', () => {
     const marked = markedLines(frame);
     expect(marked).toHaveLength(1);
     expect(marked[0]).toContain(action.id);
-    await tui.press('6');
+    await tui.press('6', '4');
+    expect(markedLines(plain(await tui.waitFor(action.id)))).toHaveLength(1);
+    const index =
+      tui.state().actions.pending_approval.data?.items.findIndex((item) => item.id === action.id) ?? -1;
+    await tui.press('g', ...Array.from({ length: index }, () => 'j'));
     await tui.waitFor((f) => !/Actions \(1 new\)/.test(tabLine(f)));
-    await tui.press('4');
-    expect(markedLines(plain(await tui.waitFor(action.id)))).toEqual([]);
+    expect(markedLines(plain(tui.frame()))).toEqual([]);
+  });
+
+  it('on a read-only screen, marks fade after the set time without a key', async () => {
+    const tui = await startTui({
+      columns: 100,
+      rows: 30,
+      intervals: QUIET,
+      readOnly: true,
+      newMarksFadeMs: 600,
+    });
+    await firstLoad(tui, startupLoaded);
+    tickUntil(tui, 'review');
+    await tui.press('R');
+    await tui.waitFor((f) => /3 Reviews \(1 new\)/.test(tabLine(f)));
+    const markedAt = Date.now();
+    await tui.waitFor((f) => !/Reviews \(1 new\)/.test(tabLine(f)), 5_000);
+    expect(Date.now() - markedAt).toBeGreaterThanOrEqual(300);
+    expect(tui.state().seen.fresh.reviews.size).toBe(0);
+  });
+
+  it('with write access, marks do not fade', async () => {
+    const tui = await startTui({ columns: 100, rows: 30, intervals: QUIET, newMarksFadeMs: 200 });
+    await firstLoad(tui, startupLoaded);
+    tickUntil(tui, 'review');
+    await tui.press('R');
+    await tui.waitFor((f) => /3 Reviews \(1 new\)/.test(tabLine(f)));
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(tabLine(tui.frame())).toMatch(/3 Reviews \(1 new\)/);
   });
 });

@@ -16,7 +16,7 @@ describe('reviews', () => {
     const tui = await startTui({ columns: 120, rows: 40, intervals: QUIET });
     await firstLoad(tui, (state) => state.reviews.data !== undefined);
     await tui.press('3');
-    const reviews = await apiData<ReviewList>(tui, '/reviews?limit=50');
+    const reviews = await apiData<ReviewList>(tui, '/reviews?limit=100');
     const frame = plain(
       await tui.waitFor(`Reviews (${reviews.items.length}, ${reviews.unreplied_in_page} unreplied)`),
     );
@@ -79,7 +79,7 @@ describe('actions', () => {
     const tui = await startTui({ columns: 120, rows: 40, intervals: QUIET });
     await firstLoad(tui);
     await tui.press('4');
-    const pending = await apiData<ActionList>(tui, '/actions?status=pending_approval&limit=50');
+    const pending = await apiData<ActionList>(tui, '/actions?status=pending_approval&limit=100');
     let frame = plain(await tui.waitFor(`Actions — awaiting approval (${pending.items.length})`));
     expect(pending.items.length).toBeGreaterThan(0);
     for (const action of pending.items) {
@@ -90,7 +90,7 @@ describe('actions', () => {
     }
     for (const status of ['published', 'declined', 'failed'] as const) {
       await tui.press('s');
-      const expected = await apiData<ActionList>(tui, `/actions?status=${status}&limit=50`);
+      const expected = await apiData<ActionList>(tui, `/actions?status=${status}&limit=100`);
       expect(expected.items.length, status).toBeGreaterThan(0);
       frame = plain(
         await tui.waitFor(
@@ -127,7 +127,7 @@ describe('contacts', () => {
     if (!fragment) throw new Error('no fragment matches a few contacts');
     const expected = await apiData<{ items: Array<{ id: string; name: string }> }>(
       tui,
-      `/contacts?q=${fragment}&limit=50`,
+      `/contacts?q=${fragment}&limit=100`,
     );
     expect(expected.items.length).toBeGreaterThan(0);
     expect(expected.items.length).toBeLessThan(all.length);

@@ -86,7 +86,7 @@ describe('inbox', () => {
   it('rows show name, phone, job, urgency (SAME DAY), status and age, as GET /inbox has them', async () => {
     const tui = await startTui({ columns: 80, rows: 40, intervals: QUIET });
     await firstLoad(tui);
-    const inbox = await apiData<Inbox>(tui, '/inbox?filter=open&limit=50');
+    const inbox = await apiData<Inbox>(tui, '/inbox?filter=open&limit=100');
     const frame = plain(tui.frame());
     expect(frame).toContain(`Inbox — open leads (${inbox.open_leads.length})`);
     const shown = inbox.open_leads.slice(0, 20);
@@ -113,7 +113,7 @@ describe('inbox', () => {
   it('shows the latest inbound texts below the leads', async () => {
     const tui = await startTui({ columns: 80, rows: 24, intervals: QUIET });
     await firstLoad(tui);
-    const inbox = await apiData<Inbox>(tui, '/inbox?filter=open&limit=50');
+    const inbox = await apiData<Inbox>(tui, '/inbox?filter=open&limit=100');
     const frame = plain(tui.frame());
     const heading = lines(frame).findIndex((line) => line.includes('Latest inbound texts'));
     expect(heading).toBeGreaterThan(0);
@@ -136,8 +136,8 @@ describe('inbox', () => {
     const reads = await requestsTo(tui, '/inbox');
     expect(reads.some((read) => queryOf(read.query).get('filter') === 'callbacks')).toBe(true);
 
-    const callbacks = await apiData<Inbox>(tui, '/inbox?filter=callbacks&limit=50');
-    const open = await apiData<Inbox>(tui, '/inbox?filter=open&limit=50');
+    const callbacks = await apiData<Inbox>(tui, '/inbox?filter=callbacks&limit=100');
+    const open = await apiData<Inbox>(tui, '/inbox?filter=open&limit=100');
     expect(callbacks.open_leads.length).toBeGreaterThan(0);
     expect(callbacks.open_leads.length).toBeLessThan(open.open_leads.length);
     expect(frame).toContain(`Inbox — missed calls with no reply (${callbacks.open_leads.length})`);
@@ -168,7 +168,7 @@ describe('inbox', () => {
     expect(expected.length).toBeLessThan(all.length);
 
     await tui.press('/', ...fragment);
-    let frame = plain(await tui.waitFor(`Inbox — open leads (${expected.length})`));
+    let frame = plain(await tui.waitFor(`Inbox — open leads (${expected.length} shown of ${all.length})`));
     expect(frame).toContain(`/ ${fragment}`);
     for (const lead of expected) expect(leadLine(frame, lead)).toBeDefined();
     const others = all.filter((lead) => !expected.includes(lead));
@@ -176,7 +176,7 @@ describe('inbox', () => {
     // Enter keeps the filter and gives the keys back to the list.
     await tui.press(KEYS.enter, 'j');
     expect(tui.state().searching).toBe(false);
-    expect(plain(tui.frame())).toContain(`Inbox — open leads (${expected.length})`);
+    expect(plain(tui.frame())).toContain(`Inbox — open leads (${expected.length} shown of ${all.length})`);
     expect((await requestsTo(tui, '/inbox')).length).toBe(inboxReadsBefore);
 
     await tui.press(KEYS.escape);

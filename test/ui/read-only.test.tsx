@@ -11,6 +11,7 @@ import type { Command } from '../../src/ui/commands/command.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import {
   composedText,
+  draftWithItsAction,
   inboxLeadWhere,
   outboundTo,
   recordWire,
@@ -106,6 +107,8 @@ describe('--read-only', () => {
     await tui.waitFor((_f, state) => Boolean(state.openLeadId && state.leads[state.openLeadId]?.data));
     for (const pane of PANES) {
       await focusPane(tui, pane);
+      // a in Reviews applies to a reply drafted here: draft one on a review with none awaiting approval.
+      if (pane === 'reviews') await draftWithItsAction(tui);
       for (const command of writeCommands(pane)) {
         await tui.waitFor((f) => hintLine(f).includes(hintText(command)));
       }

@@ -19,6 +19,7 @@ export const MODES = [
   'wallboard',
   'prompt',
   'help',
+  'log',
   'palette',
   'composer',
   'search',

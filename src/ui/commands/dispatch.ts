@@ -18,6 +18,7 @@ export function contextOf(state: AppState): KeyContext {
   if (state.prompt) return 'prompt';
   if (state.view === 'wallboard') return 'wallboard';
   if (state.helpOpen) return 'help';
+  if (state.logOpen) return 'log';
   if (state.palette) return 'palette';
   if (state.composer || state.composerWaiting) return 'composer';
   if (state.searching) return 'search';

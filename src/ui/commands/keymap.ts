@@ -16,6 +16,7 @@ export type KeyContext =
   | 'wallboard'
   | 'prompt'
   | 'help'
+  | 'log'
   | 'palette'
   | 'composer'
   | 'search'
@@ -32,6 +33,8 @@ export function modesOf(context: KeyContext): readonly Mode[] {
       return ['prompt', 'always'];
     case 'help':
       return ['help', 'always'];
+    case 'log':
+      return ['log', 'always'];
     case 'palette':
       return ['palette', 'edit', 'always'];
     case 'composer':
@@ -52,6 +55,7 @@ export function allContexts(): KeyContext[] {
     'wallboard',
     'prompt',
     'help',
+    'log',
     'palette',
     'composer',
     'search',

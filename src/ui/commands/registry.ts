@@ -7,6 +7,7 @@
 import { PANES } from '../../panes/registry.js';
 import type { Command } from './command.js';
 import { GLOBAL_COMMANDS, INTERRUPT } from './global-commands.js';
+import { LOG_COMMANDS, OPEN_LOG } from './log-commands.js';
 import { FATAL_COMMANDS, HELP_COMMANDS, PALETTE_COMMANDS, PROMPT_COMMANDS } from './overlay-commands.js';
 import { COMPOSER_COMMANDS, EDIT_COMMANDS, SEARCH_COMMANDS } from './text-commands.js';
 import { WALLBOARD_COMMANDS } from './wallboard-commands.js';
@@ -16,11 +17,13 @@ export const ALL_COMMANDS: readonly Command[] = [
   ...WALLBOARD_COMMANDS,
   ...PROMPT_COMMANDS,
   ...HELP_COMMANDS,
+  ...LOG_COMMANDS,
   ...PALETTE_COMMANDS,
   ...COMPOSER_COMMANDS,
   ...SEARCH_COMMANDS,
   ...EDIT_COMMANDS,
   ...PANES.flatMap((pane) => pane.commands),
   ...GLOBAL_COMMANDS,
+  OPEN_LOG,
   INTERRUPT,
 ];

@@ -3,6 +3,7 @@
  * act on, credits, and [READ-ONLY] when this process cannot write.
  */
 import { Box } from 'ink';
+import { headerCounts, plural } from '../../store/counts.js';
 import { useAppState, useTheme } from '../app-context.js';
 import { enumLabel, oneLine } from '../format.js';
 import { Text } from './text.js';
@@ -12,6 +13,8 @@ export function Header() {
   const me = useAppState((state) => state.me.data);
   const readOnly = useAppState((state) => state.readOnly);
   const narrow = useAppState((state) => state.columns < 100);
+  // The header counts what the lists below hold: a list read whole is its own count.
+  const counts = useAppState(headerCounts);
   const badge = readOnly ? (
     <Text {...(theme.badge ?? { inverse: true })} bold>
       {'[READ-ONLY]'}
@@ -46,15 +49,41 @@ export function Header() {
       </Box>
       <Box height={1} overflow="hidden">
         <Text wrap="truncate-end">
-          <Text bold>{me.inbox_pulse.open_leads}</Text> open leads ·{' '}
-          <Text bold>{me.inbox_pulse.needs_callback}</Text> callbacks ·{' '}
-          <Text bold>{me.reviews_pulse.unreplied}</Text> unreplied reviews ·{' '}
-          <Text bold color={me.pending_actions > 0 ? theme.warning : undefined}>
-            {me.pending_actions}
-          </Text>{' '}
-          {narrow ? 'pending' : 'pending actions'} · {credits.remaining}/{credits.included} credits
+          <Count value={counts.openLeads ?? me.inbox_pulse.open_leads} noun="open lead" /> ·{' '}
+          <Count value={counts.callbacks ?? me.inbox_pulse.needs_callback} noun="callback" /> ·{' '}
+          <Count value={counts.unreplied ?? me.reviews_pulse.unreplied} noun="unreplied review" /> ·{' '}
+          <Count
+            value={counts.pending ?? me.pending_actions}
+            noun={narrow ? 'pending' : 'pending action'}
+            {...(narrow ? { pluralNoun: 'pending' } : {})}
+            color={(counts.pending ?? me.pending_actions) > 0 ? theme.warning : undefined}
+          />{' '}
+          · {credits.remaining}/{credits.included} credits
         </Text>
       </Box>
     </Box>
+  );
+}
+
+/** "1 open lead", "3 open leads", the number in bold. */
+function Count({
+  value,
+  noun,
+  pluralNoun,
+  color,
+}: {
+  value: number;
+  noun: string;
+  pluralNoun?: string;
+  color?: string | undefined;
+}) {
+  const words = plural(value, noun, pluralNoun).slice(String(value).length);
+  return (
+    <>
+      <Text bold {...(color ? { color } : {})}>
+        {String(value)}
+      </Text>
+      {words}
+    </>
   );
 }

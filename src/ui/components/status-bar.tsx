@@ -3,11 +3,13 @@
  * notice; then the keys that matter right now, from the command registry.
  */
 import { Box } from 'ink';
+import stringWidth from 'string-width';
 import type { AppState } from '../../store/app-store.js';
 import { useAppState, useClockNow, useServices, useTheme } from '../app-context.js';
 import { hints } from '../commands/describe.js';
 import { contextOf } from '../commands/dispatch.js';
 import { oneLine, updatedAgo } from '../format.js';
+import { displayKey } from '../input/key-event.js';
 import { Text } from './text.js';
 
 /** A notice stays this long; errors stay until the next notice. */
@@ -87,6 +89,37 @@ function KeyHints() {
   );
 }
 
+/** A notice, cut to the line if it must be, then saying where it is whole (the message log). */
+function NoticeText({ notice }: { notice: NonNullable<AppState['notice']> }) {
+  const { keymap } = useServices();
+  const theme = useTheme();
+  const columns = useAppState((s) => s.columns);
+  const text = oneLine(notice.text);
+  const role = TONE_ROLE[notice.tone];
+  const color = role && theme[role] ? { color: theme[role] } : {};
+  const logKey = keymap.keysOf('log')[0];
+  const shownKey = logKey ? displayKey(logKey) : '';
+  if (!logKey || stringWidth(text) <= columns - 1) {
+    return (
+      <Text wrap="truncate-end" {...color}>
+        {text}
+      </Text>
+    );
+  }
+  return (
+    <Box width="100%">
+      <Box flexGrow={1} flexShrink={1} minWidth={0} overflow="hidden">
+        <Text wrap="truncate-end" {...color}>
+          {text}
+        </Text>
+      </Box>
+      <Box flexShrink={0}>
+        <Text dimColor> · {shownKey} whole message</Text>
+      </Box>
+    </Box>
+  );
+}
+
 export function StatusBar() {
   const theme = useTheme();
   const state = useAppState((s) => ({
@@ -108,14 +141,7 @@ export function StatusBar() {
   else if (state.connection.state !== 'ok' && !state.fatal)
     first = <ConnectionText connection={state.connection} lastUpdate={state.lastUpdate} />;
   if (!first && notice) {
-    first = (
-      <Text
-        wrap="truncate-end"
-        color={TONE_ROLE[notice.tone] ? theme[TONE_ROLE[notice.tone] ?? 'danger'] : undefined}
-      >
-        {oneLine(notice.text)}
-      </Text>
-    );
+    first = <NoticeText notice={notice} />;
   }
   if (!first && state.readOnlyReason === 'server') {
     first = (
