@@ -11,7 +11,7 @@ import type { PaneDescriptor } from '../panes/pane.js';
 import { paneById, widePair } from '../panes/registry.js';
 import { isWide, type PaneId } from '../store/app-store.js';
 import { useAppState, useServices } from './app-context.js';
-import { COMPOSER_ROWS, Composer } from './components/composer.js';
+import { Composer, useComposerView } from './components/composer.js';
 import { FatalScreen } from './components/fatal-screen.js';
 import { Header } from './components/header.js';
 import { HelpOverlay } from './components/help-overlay.js';
@@ -73,8 +73,8 @@ export function App() {
     help: state.helpOpen,
     palette: state.palette !== undefined,
     fatal: state.fatal,
-    composing: Boolean(state.composer || state.composerWaiting || state.prompt?.kind === 'confirm-send'),
   }));
+  const composer = useComposerView();
   const frameRows = Math.max(6, layout.rows - 1);
   if (layout.columns < MIN_COLUMNS || layout.rows < MIN_ROWS) {
     return (
@@ -94,10 +94,7 @@ export function App() {
       </Box>
     );
   }
-  const bodyRows = Math.max(
-    3,
-    frameRows - HEADER_ROWS - STATUS_ROWS - (layout.composing ? COMPOSER_ROWS : 0),
-  );
+  const bodyRows = Math.max(3, frameRows - HEADER_ROWS - STATUS_ROWS - composer.height);
   return (
     <Box flexDirection="column" height={frameRows} overflow="hidden">
       <Header />
@@ -109,7 +106,7 @@ export function App() {
       ) : (
         <Panes focus={layout.focus} height={bodyRows} wide={layout.wide} />
       )}
-      {layout.composing ? <Composer /> : null}
+      {composer.kind === 'none' ? null : <Composer />}
       <StatusBar />
     </Box>
   );

@@ -14,6 +14,7 @@ import {
   type AppState,
   type AppStore,
   type ComposerTarget,
+  type ConfirmSend,
   type Notice,
   type PaneId,
   type Prompt,
@@ -44,11 +45,15 @@ import {
   targetFromLead,
   unsentCount,
 } from '../store/selectors.js';
+import { confirmationFor, preSendChecks } from '../user-actions/pre-send-checks.js';
+import { arrivedSince, preSendFacts, withSeenTexts } from '../user-actions/pre-send-facts.js';
 import { insertableText } from './input/text-filter.js';
 
 export interface ControllerServices {
   poller: { refreshVisible(): void; refreshAll(): void; request(slot: Slot): void };
   sendText(target: ComposerTarget, body: string): void;
+  /** Reads a lead again now (before a confirmed text is sent: did anyone write meanwhile?). */
+  rereadLead?(leadId: string): Promise<void>;
   approve(actionId: string): void;
   draft(reviewId: string): void;
   quit(): void;
@@ -227,7 +232,8 @@ export function createController(options: ControllerOptions) {
   const openComposer = (target: ComposerTarget) => {
     if (get().readOnly) return;
     if (target.leadId) adoptWaitingText(target.leadId, target.contactId);
-    set({ composer: target, composerWaiting: undefined, searching: false });
+    // What the thread holds now is what staff saw: a text that arrives later is shown before sending.
+    set({ composer: withSeenTexts(get(), target), composerWaiting: undefined, searching: false });
   };
 
   /** c on an inbox row: the row has no contact id, so the lead is read first; what is typed meanwhile is kept. */
@@ -286,6 +292,8 @@ export function createController(options: ControllerOptions) {
   const answer = (yes: boolean) => {
     const prompt = get().prompt;
     if (!prompt) return;
+    // A question that wants a typed word, or a text being checked, is not answered by y.
+    if (yes && prompt.kind === 'confirm-send' && (prompt.word !== undefined || prompt.checking)) return;
     set({ prompt: undefined });
     askedInBatch = undefined;
     if (!yes) {
@@ -293,7 +301,7 @@ export function createController(options: ControllerOptions) {
       if (prompt.kind === 'confirm-send') set({ composer: prompt.target });
       return;
     }
-    if (prompt.kind === 'confirm-send') services.sendText(prompt.target, prompt.body);
+    if (prompt.kind === 'confirm-send') confirmSend(prompt);
     else if (prompt.kind === 'confirm-approve') services.approve(prompt.actionId);
     else services.quit();
   };
@@ -327,7 +335,8 @@ export function createController(options: ControllerOptions) {
   /** An edit of the line being typed: the palette's query, the composer's text or the search. */
   function editLine(edit: (line: LineText) => LineText) {
     const state = get();
-    if (state.palette) editPalette(edit);
+    if (state.prompt?.kind === 'confirm-send' && state.prompt.word !== undefined) editTyped(edit);
+    else if (state.palette) editPalette(edit);
     else if (state.composer || state.composerWaiting) editComposed(edit);
     else if (state.searching) editSearch(edit);
   }
@@ -343,19 +352,109 @@ export function createController(options: ControllerOptions) {
     if (cut) killed = cut;
   }
 
-  /** enter in the composer: the question, with the exact text, bound to this contact. */
+  /** The question for a text, with what the checks found; undefined (and said why) when it cannot be sent. */
+  const questionFor = (target: ComposerTarget, body: string): ConfirmSend | undefined => {
+    const findings = preSendChecks(preSendFacts(get(), target, body, now()));
+    const confirmation = confirmationFor(findings);
+    if (confirmation.kind === 'refused') {
+      notify(`Not sent: ${confirmation.reasons.map((finding) => finding.message).join(' ')}`, 'error');
+      return undefined;
+    }
+    return {
+      kind: 'confirm-send',
+      target,
+      body,
+      findings,
+      ...(confirmation.kind === 'typed' ? { word: confirmation.word, typed: emptyLine } : {}),
+    };
+  };
+
+  /** enter in the composer: the question, with the exact text and every finding, bound to this contact. */
   const askToSend = (batch: number) => {
     const state = get();
     if (state.composerWaiting) {
       notify("Still reading this lead's contact: the text can be sent once it is loaded.", 'info');
       return;
     }
-    const target = state.composer;
-    if (!target) return;
-    const body = state.composed[target.contactId]?.text ?? '';
+    const opened = state.composer;
+    if (!opened) return;
+    const body = state.composed[opened.contactId]?.text ?? '';
     if (body.trim().length === 0) return;
-    ask({ kind: 'confirm-send', target, body }, batch);
+    // No thread was read when the composer opened: what is read now is what staff see.
+    const target = opened.seenTextIds ? opened : withSeenTexts(state, opened);
+    const question = questionFor(target, body);
+    if (question) ask(question, batch);
   };
+
+  /** The lead to read again before sending: the target's, else a loaded lead of this contact. */
+  const leadToReread = (target: ComposerTarget): string | undefined => {
+    if (target.leadId) return target.leadId;
+    for (const [id, lead] of Object.entries(get().leads))
+      if (lead.data?.contact.id === target.contactId) return id;
+    return undefined;
+  };
+
+  /**
+   * Confirmed: read the thread again first. A text that arrived since the composer opened is shown, and
+   * the question asked again (bound to the same contact); otherwise the text goes to the contact the
+   * question named, once.
+   */
+  const confirmSend = (prompt: ConfirmSend) => {
+    const leadId = leadToReread(prompt.target);
+    if (!leadId || !services.rereadLead) {
+      services.sendText(prompt.target, prompt.body);
+      return;
+    }
+    const checking: ConfirmSend = { ...prompt, checking: true };
+    set({ prompt: checking });
+    const stillAsked = () => get().prompt === checking;
+    services.rereadLead(leadId).then(
+      () => {
+        if (!stillAsked()) return;
+        const arrived = arrivedSince(get(), prompt.target);
+        if (arrived.length === 0) {
+          services.sendText(prompt.target, prompt.body);
+          return;
+        }
+        // Shown now: the next question counts them as seen, and the new texts are its findings.
+        const again = questionFor(prompt.target, prompt.body);
+        if (!again) {
+          set({ prompt: undefined, composer: prompt.target });
+          return;
+        }
+        askedInBatch = undefined;
+        set({ prompt: { ...again, target: withSeenTexts(get(), prompt.target) } });
+        notify(
+          `${arrived.length === 1 ? 'A new text' : `${arrived.length} new texts`} in this thread since you started writing: read, then answer again.`,
+          'warning',
+        );
+      },
+      () => {
+        if (!stillAsked()) return;
+        notify('Could not read the thread again before sending: sent without that check.', 'warning');
+        services.sendText(prompt.target, prompt.body);
+      },
+    );
+  };
+
+  /** enter on a question that wants a typed word: sends only when the word is typed. */
+  const submitTyped = () => {
+    const prompt = get().prompt;
+    if (prompt?.kind !== 'confirm-send' || prompt.word === undefined || prompt.checking) return;
+    if ((prompt.typed?.text ?? '').trim().toLowerCase() !== prompt.word) {
+      set({ prompt: { ...prompt, mistyped: true } });
+      return;
+    }
+    askedInBatch = undefined;
+    confirmSend(prompt);
+  };
+
+  const editTyped = (edit: (line: LineText) => LineText) =>
+    set((state) =>
+      state.prompt?.kind === 'confirm-send' && state.prompt.word !== undefined && !state.prompt.checking
+        ? { prompt: { ...state.prompt, typed: edit(state.prompt.typed ?? emptyLine), mistyped: false } }
+        : {},
+    );
 
   return {
     notify,
@@ -386,6 +485,7 @@ export function createController(options: ControllerOptions) {
       if (killed) editLine((line) => insertText(line, killed));
     },
     askToSend,
+    submitTyped,
     ask,
     mayAnswer,
     answer,
@@ -397,6 +497,8 @@ export function createController(options: ControllerOptions) {
     /** Text typed or pasted into whatever is being edited, filtered to what may enter it. */
     typeText(text: string) {
       const state = get();
+      if (state.prompt?.kind === 'confirm-send' && state.prompt.word !== undefined)
+        return editTyped((line) => insertText(line, insertableText(text, { multiline: false })));
       if (state.palette)
         return editPalette((line) => insertText(line, insertableText(text, { multiline: false })));
       if (state.composer || state.composerWaiting)

@@ -4,6 +4,7 @@
  * tests both build it here.
  */
 import type { ReactElement } from 'react';
+import { storeData } from '../poller/store-writes.js';
 import type { Session } from '../session/create-session.js';
 import { App } from './app.js';
 import { AppServicesContext } from './app-context.js';
@@ -56,6 +57,10 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
     services: {
       poller: session.poller,
       sendText: (target, body) => session.sender.confirm(target, body),
+      rereadLead: async (leadId) => {
+        const detail = await session.client.getLead(leadId, { limit: 100 });
+        storeData(store, { kind: 'lead', id: leadId }, detail, (options.now ?? Date.now)());
+      },
       approve: (actionId) => void session.approve(actionId),
       draft: (reviewId) => void session.draft(reviewId),
       quit: options.quit,

@@ -11,6 +11,7 @@ import { ALL_COMMANDS } from '../../src/ui/commands/registry.js';
 const WHERE: Record<Command['mode'], string> = {
   fatal: 'key refused screen',
   prompt: 'a y/n question',
+  confirm: 'a typed confirmation',
   help: 'the help',
   palette: 'the palette',
   composer: 'the composer',
@@ -32,6 +33,7 @@ function commandTable(): string {
     'edit',
     'search',
     'prompt',
+    'confirm',
     'help',
     'palette',
     'fatal',

@@ -17,6 +17,7 @@ import type { Keymap } from './keymap.js';
 export const MODES = [
   'fatal',
   'prompt',
+  'confirm',
   'help',
   'palette',
   'composer',

@@ -11,7 +11,15 @@ import type { Command, Mode } from './command.js';
 import { ALL_COMMANDS } from './registry.js';
 
 /** A screen state that decides what keys do: an overlay, a text being typed, or a pane. */
-export type KeyContext = 'fatal' | 'prompt' | 'help' | 'palette' | 'composer' | 'search' | `pane:${string}`;
+export type KeyContext =
+  | 'fatal'
+  | 'prompt'
+  | 'confirm'
+  | 'help'
+  | 'palette'
+  | 'composer'
+  | 'search'
+  | `pane:${string}`;
 
 /** The modes a context consults, in order; the first command found for a key wins. */
 export function modesOf(context: KeyContext): readonly Mode[] {
@@ -20,6 +28,8 @@ export function modesOf(context: KeyContext): readonly Mode[] {
       return ['fatal', 'always'];
     case 'prompt':
       return ['prompt', 'always'];
+    case 'confirm':
+      return ['confirm', 'edit', 'always'];
     case 'help':
       return ['help', 'always'];
     case 'palette':
@@ -34,12 +44,13 @@ export function modesOf(context: KeyContext): readonly Mode[] {
 }
 
 /** Contexts in which printable keys are text, not commands. */
-export const TEXT_CONTEXTS: ReadonlySet<KeyContext> = new Set(['palette', 'composer', 'search']);
+export const TEXT_CONTEXTS: ReadonlySet<KeyContext> = new Set(['palette', 'composer', 'search', 'confirm']);
 
 export function allContexts(): KeyContext[] {
   return [
     'fatal',
     'prompt',
+    'confirm',
     'help',
     'palette',
     'composer',

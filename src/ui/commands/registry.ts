@@ -7,12 +7,19 @@
 import { PANES } from '../../panes/registry.js';
 import type { Command } from './command.js';
 import { GLOBAL_COMMANDS, INTERRUPT } from './global-commands.js';
-import { FATAL_COMMANDS, HELP_COMMANDS, PALETTE_COMMANDS, PROMPT_COMMANDS } from './overlay-commands.js';
+import {
+  CONFIRM_COMMANDS,
+  FATAL_COMMANDS,
+  HELP_COMMANDS,
+  PALETTE_COMMANDS,
+  PROMPT_COMMANDS,
+} from './overlay-commands.js';
 import { COMPOSER_COMMANDS, EDIT_COMMANDS, SEARCH_COMMANDS } from './text-commands.js';
 
 export const ALL_COMMANDS: readonly Command[] = [
   ...FATAL_COMMANDS,
   ...PROMPT_COMMANDS,
+  ...CONFIRM_COMMANDS,
   ...HELP_COMMANDS,
   ...PALETTE_COMMANDS,
   ...COMPOSER_COMMANDS,

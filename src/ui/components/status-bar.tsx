@@ -16,7 +16,19 @@ const NOTICE_MS = 8_000;
 function PromptText({ prompt }: { prompt: NonNullable<AppState['prompt']> }) {
   switch (prompt.kind) {
     case 'confirm-send':
-      return (
+      if (prompt.checking)
+        return (
+          <Text color="cyan" bold wrap="truncate-end">
+            Sending to {oneLine(prompt.target.name)} ({oneLine(prompt.target.phone)}) once the thread is read
+            again · esc: no
+          </Text>
+        );
+      return prompt.word !== undefined ? (
+        <Text color="red" bold wrap="truncate-end">
+          Send to {oneLine(prompt.target.name)} ({oneLine(prompt.target.phone)})? Type {prompt.word}, then
+          enter · esc: no
+        </Text>
+      ) : (
         <Text color="cyan" bold wrap="truncate-end">
           Send to {oneLine(prompt.target.name)} ({oneLine(prompt.target.phone)})? y/n
         </Text>
