@@ -46,6 +46,7 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
         demo: true,
         mouse: !values['no-mouse'] && config?.mouse !== false,
         ...(config?.keys ? { keys: config.keys } : {}),
+        ...(config?.timezone ? { timeZone: config.timezone } : {}),
       });
     } finally {
       await sim.close();

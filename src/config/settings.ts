@@ -25,6 +25,8 @@ export interface ResolvedSettings {
   keys?: ShopInboxConfig['keys'];
   /** Mouse reporting, unless the config says "mouse": false. */
   mouse: boolean;
+  /** The shop's time zone from the config (absent: this machine's). */
+  timeZone?: string;
   /** The --key-file path, when the key came from there. */
   keyFile?: string;
 }
@@ -119,5 +121,6 @@ export async function resolveSettings(
     readOnly: options.readOnly === true || config?.read_only === true,
     ...(config?.keys ? { keys: config.keys } : {}),
     mouse: config?.mouse !== false,
+    ...(config?.timezone ? { timeZone: config.timezone } : {}),
   };
 }

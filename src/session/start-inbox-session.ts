@@ -22,6 +22,8 @@ export interface InboxSessionOptions {
   keyFile?: string;
   columns: number;
   rows: number;
+  /** The shop's time zone (config "timezone"); absent: this machine's. */
+  timeZone?: string;
 }
 
 function keySourceOf(options: InboxSessionOptions): KeySource | undefined {
@@ -50,6 +52,7 @@ export function startInboxSession(options: InboxSessionOptions): Session {
     rows: options.rows,
     client: { userAgent: `shop-inbox/${VERSION}` },
     visibleSlots: FIRST_SCREEN,
+    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
     // The demo's simulator lives and dies with this process: nothing to resume.
     ...(options.demo
       ? {}

@@ -383,7 +383,8 @@ export function createController(options: ControllerOptions) {
     // No thread was read when the composer opened: what is read now is what staff see.
     const target = opened.seenTextIds ? opened : withSeenTexts(state, opened);
     const question = questionFor(target, body);
-    if (question) ask(question, batch);
+    // Texts that arrived meanwhile are among the question's findings: from now on they count as seen.
+    if (question) ask({ ...question, target: withSeenTexts(state, target) }, batch);
   };
 
   /** The lead to read again before sending: the target's, else a loaded lead of this contact. */

@@ -79,9 +79,12 @@ export function keywordOf(body: string): 'opt-out' | 'opt-in' | undefined {
 export function latestKeyword(
   thread: readonly KnownText[],
 ): { kind: 'opt-out' | 'opt-in'; text: KnownText } | undefined {
+  // Newest first; of two texts with the same time, the one listed later is the newer.
   const inbound = thread
-    .filter((text) => text.direction === 'inbound')
-    .sort((a, b) => Date.parse(b.occurredAt) - Date.parse(a.occurredAt));
+    .map((text, index) => ({ text, index }))
+    .filter(({ text }) => text.direction === 'inbound')
+    .sort((a, b) => Date.parse(b.text.occurredAt) - Date.parse(a.text.occurredAt) || b.index - a.index)
+    .map(({ text }) => text);
   for (const text of inbound) {
     const kind = keywordOf(text.body);
     if (kind) return { kind, text };

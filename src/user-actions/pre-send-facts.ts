@@ -57,7 +57,8 @@ export function preSendFacts(state: Known, target: ComposerTarget, body: string,
 
 /** The target with what is in its threads now counted as seen (the composer opens, or staff saw the new texts). */
 export function withSeenTexts(state: Pick<AppState, 'leads'>, target: ComposerTarget): ComposerTarget {
+  const read = Object.values(state.leads).some((lead) => lead.data?.contact.id === target.contactId);
+  if (!read) return target;
   const ids = contactTexts(state, target.contactId).map((message) => message.id);
-  if (ids.length === 0 && !target.seenTextIds) return target;
   return { ...target, seenTextIds: [...new Set([...(target.seenTextIds ?? []), ...ids])] };
 }

@@ -64,7 +64,13 @@ describe('config.json', () => {
     expect(await readConfig(env)).toEqual({ keys: { compose: 'm' }, mouse: false });
   });
 
+  it('takes the shop time zone for quiet hours', async () => {
+    await writeRaw('{ "timezone": "America/Los_Angeles" }');
+    expect(await readConfig(env)).toEqual({ timezone: 'America/Los_Angeles' });
+  });
+
   it.each([
+    ['{ "timezone": "Pacific Standard" }', /timezone: must be an IANA time zone/],
     ['[]', /\(top level\)/],
     ['{ "keys": { "compose": 5 } }', /keys\.compose/],
     ['{ "mouse": "off" }', /mouse/],

@@ -52,7 +52,9 @@ export interface TuiOptions {
   /** A user's keys, as "keys" in config.json. */
   keys?: UserKeys;
   mouse?: boolean;
-  /** Further session settings (key source, outbox…). */
+  /** The UI's clock (quiet hours, notices); the session and the simulator keep real time. */
+  now?: () => number;
+  /** Further session settings (key source, outbox, time zone…). */
   session?: Partial<SessionOptions>;
 }
 
@@ -114,6 +116,7 @@ export async function startTui(options: TuiOptions = {}): Promise<TestTui> {
       quitRequested = true;
     },
     searchDebounceMs: options.searchDebounceMs ?? 60,
+    ...(options.now ? { now: options.now } : {}),
     ...(options.keys ? { keys: options.keys } : {}),
     ...(options.mouse !== undefined ? { mouse: options.mouse } : {}),
   });
