@@ -8,6 +8,7 @@ import { ConfigError } from '../config/config-error.js';
 import { readConfig, type ShopInboxConfig } from '../config/config-file.js';
 import { DEFAULT_MAX_RPM } from '../session/create-session.js';
 import { type InboxSessionOptions, startInboxSession } from '../session/start-inbox-session.js';
+import { loadTemplates, TemplatesError } from '../user-actions/templates.js';
 import { SHOP_FLAGS, settingsOrExplain } from './shop-settings.js';
 import { UsageError } from './usage-error.js';
 
@@ -66,8 +67,16 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
 async function showInbox(
   options: Omit<InboxSessionOptions, 'columns' | 'rows'> & { keys?: ShopInboxConfig['keys']; mouse: boolean },
 ): Promise<number> {
+  const templates = await loadTemplates(process.env).then(
+    (list) => ({ templates: list }),
+    (error: unknown) => ({
+      templates: [],
+      templatesProblem: error instanceof TemplatesError ? error.message : 'templates.json could not be read.',
+    }),
+  );
   const session = startInboxSession({
     ...options,
+    ...templates,
     columns: process.stdout.columns ?? 80,
     rows: process.stdout.rows ?? 24,
   });

@@ -61,6 +61,8 @@ export interface SessionOptions {
   timeZone?: string;
   /** Canned replies (see src/user-actions/templates.ts). */
   templates?: readonly Template[];
+  /** Why the templates file could not be used. */
+  templatesProblem?: string;
   /**
    * The outbox of a key: where texts confirmed with it wait until known sent
    * (none: they live only in memory, as in the demo). Called again for a new key.
@@ -117,6 +119,7 @@ export function createSession(options: SessionOptions): Session {
     ...(options.rows ? { rows: options.rows } : {}),
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
     ...(options.templates ? { templates: options.templates } : {}),
+    ...(options.templatesProblem ? { templatesProblem: options.templatesProblem } : {}),
   });
   const budget = new RequestBudget({ maxPerMinute: options.maxRpm ?? DEFAULT_MAX_RPM, now });
   // Every key this session used, for redaction only: never on an object that could be inspected.

@@ -9,6 +9,7 @@ import { VERSION } from '../cli/version.js';
 import type { KeySource } from '../config/key-watch.js';
 import { OutboxFile } from '../outbox/outbox-file.js';
 import { FIRST_SCREEN } from '../poller/refresh-plan.js';
+import type { Template } from '../store/app-store.js';
 import { createSession, type Session } from './create-session.js';
 
 export interface InboxSessionOptions {
@@ -24,6 +25,9 @@ export interface InboxSessionOptions {
   rows: number;
   /** The shop's time zone (config "timezone"); absent: this machine's. */
   timeZone?: string;
+  /** Canned replies, or why templates.json could not be used. */
+  templates?: readonly Template[];
+  templatesProblem?: string;
 }
 
 function keySourceOf(options: InboxSessionOptions): KeySource | undefined {
@@ -53,6 +57,8 @@ export function startInboxSession(options: InboxSessionOptions): Session {
     client: { userAgent: `shop-inbox/${VERSION}` },
     visibleSlots: FIRST_SCREEN,
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+    ...(options.templates ? { templates: options.templates } : {}),
+    ...(options.templatesProblem ? { templatesProblem: options.templatesProblem } : {}),
     // The demo's simulator lives and dies with this process: nothing to resume.
     ...(options.demo
       ? {}

@@ -226,6 +226,8 @@ export interface AppState {
   timeZone: string;
   /** Canned replies (templates.json in the config directory, else the examples shop-inbox ships). */
   templates: readonly Template[];
+  /** Why templates.json could not be used, in plain words (then there are no templates). */
+  templatesProblem?: string;
   /** The template picker of the composer: the query typed and the highlighted match. */
   templatePicker?: PaletteState;
 
@@ -247,6 +249,7 @@ export interface AppStoreOptions {
   rows?: number;
   timeZone?: string;
   templates?: readonly Template[];
+  templatesProblem?: string;
 }
 
 /** This machine's time zone. */
@@ -280,6 +283,7 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     rows: options.rows ?? 24,
     timeZone: options.timeZone ?? machineTimeZone(),
     templates: options.templates ?? [],
+    ...(options.templatesProblem ? { templatesProblem: options.templatesProblem } : {}),
     readOnly: options.readOnly ?? false,
     ...(options.readOnlyReason ? { readOnlyReason: options.readOnlyReason } : {}),
     connection: { state: 'ok' },

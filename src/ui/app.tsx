@@ -18,6 +18,7 @@ import { HelpOverlay } from './components/help-overlay.js';
 import { Palette } from './components/palette.js';
 import { StatusBar } from './components/status-bar.js';
 import { Tabs } from './components/tabs.js';
+import { TemplatePicker } from './components/template-picker.js';
 import { Text } from './components/text.js';
 import { useClickable, WHEEL_ROWS } from './mouse.js';
 
@@ -72,6 +73,7 @@ export function App() {
     focus: state.focus,
     help: state.helpOpen,
     palette: state.palette !== undefined,
+    templates: state.templatePicker !== undefined && state.composer !== undefined,
     fatal: state.fatal,
   }));
   const composer = useComposerView();
@@ -101,6 +103,8 @@ export function App() {
       <Tabs />
       {layout.palette ? (
         <Palette height={bodyRows} />
+      ) : layout.templates ? (
+        <TemplatePicker height={bodyRows} />
       ) : layout.help ? (
         <HelpOverlay height={bodyRows} />
       ) : (

@@ -26,6 +26,7 @@ import {
   emptyLine,
   insertText,
   type LineText,
+  lineOf,
   moveEnd,
 } from '../store/line-editor.js';
 import { markSeen } from '../store/seen.js';
@@ -47,11 +48,15 @@ import {
 } from '../store/selectors.js';
 import { confirmationFor, preSendChecks } from '../user-actions/pre-send-checks.js';
 import { arrivedSince, preSendFacts, withSeenTexts } from '../user-actions/pre-send-facts.js';
+import { fillTemplate, variablesFor } from '../user-actions/templates.js';
+import { templateItems } from './commands/template-items.js';
 import { insertableText } from './input/text-filter.js';
 
 export interface ControllerServices {
   poller: { refreshVisible(): void; refreshAll(): void; request(slot: Slot): void };
   sendText(target: ComposerTarget, body: string): void;
+  /** Opens the text in the user's editor (the terminal's runner only); resolves with the edited text. */
+  editText?(text: string): Promise<string>;
   /** Reads a lead again now (before a confirmed text is sent: did anyone write meanwhile?). */
   rereadLead?(leadId: string): Promise<void>;
   approve(actionId: string): void;
@@ -277,7 +282,66 @@ export function createController(options: ControllerOptions) {
     if (leadId) services.poller.request({ kind: 'lead', id: leadId });
   };
 
-  const closeComposer = () => set({ composer: undefined, composerWaiting: undefined });
+  const closeComposer = () =>
+    set({ composer: undefined, composerWaiting: undefined, templatePicker: undefined });
+
+  // --- the user's editor -----------------------------------------------------
+
+  let editing = false;
+  /** ctrl-g: the text in $EDITOR; what comes back is filtered like typed text, and replaces it. */
+  const openEditor = () => {
+    const key = composedKey();
+    const editText = services.editText;
+    if (key === undefined || !editText || editing) return;
+    editing = true;
+    const before = get().composed[key]?.text ?? '';
+    editText(before)
+      .then(
+        (edited) => {
+          const text = insertableText(edited, { multiline: true });
+          set((state) => ({ composed: { ...state.composed, [key]: lineOf(text) } }));
+          notify(
+            text === before ? 'Back from the editor: the text is unchanged.' : 'Back from the editor.',
+            'info',
+          );
+        },
+        (error: unknown) =>
+          notify(`Back from the editor; the text is unchanged: ${(error as Error).message}.`, 'warning'),
+      )
+      .finally(() => {
+        editing = false;
+      });
+  };
+
+  // --- canned replies ---------------------------------------------------------
+
+  const openTemplates = () => {
+    if (get().composer) set({ templatePicker: { query: emptyLine, selected: 0 } });
+  };
+  const closeTemplates = () => set({ templatePicker: undefined });
+  const editTemplatesQuery = (edit: (line: LineText) => LineText) =>
+    set((state) =>
+      state.templatePicker
+        ? { templatePicker: { query: edit(state.templatePicker.query), selected: 0 } }
+        : {},
+    );
+  const moveTemplates = (step: number) =>
+    set((state) => {
+      if (!state.templatePicker) return {};
+      const count = templateItems(state).length;
+      const selected = Math.max(0, Math.min(count - 1, state.templatePicker.selected + step));
+      return { templatePicker: { ...state.templatePicker, selected } };
+    });
+  /** enter in the picker: the highlighted template, filled in for this recipient, goes in at the cursor. */
+  const insertTemplate = () => {
+    const state = get();
+    const chosen = templateItems(state)[state.templatePicker?.selected ?? 0];
+    set({ templatePicker: undefined });
+    const target = state.composer;
+    if (!chosen || !target) return;
+    const filled = fillTemplate(chosen.template.body, variablesFor(state, target));
+    editComposed((line) => insertText(line, insertableText(filled, { multiline: true })));
+  };
 
   // --- questions --------------------------------------------------------------
 
@@ -337,6 +401,7 @@ export function createController(options: ControllerOptions) {
     const state = get();
     if (state.prompt?.kind === 'confirm-send' && state.prompt.word !== undefined) editTyped(edit);
     else if (state.palette) editPalette(edit);
+    else if (state.templatePicker) editTemplatesQuery(edit);
     else if (state.composer || state.composerWaiting) editComposed(edit);
     else if (state.searching) editSearch(edit);
   }
@@ -479,6 +544,13 @@ export function createController(options: ControllerOptions) {
     composedKey,
     editComposed,
     closeComposer,
+    openTemplates,
+    openEditor,
+    /** Whether ctrl-g can open an editor here (only a real terminal can be handed over). */
+    editorAvailable: () => services.editText !== undefined,
+    closeTemplates,
+    moveTemplates,
+    insertTemplate,
     editLine,
     cutLine,
     /** ctrl-y: puts back what the last kill cut. */
@@ -502,6 +574,8 @@ export function createController(options: ControllerOptions) {
         return editTyped((line) => insertText(line, insertableText(text, { multiline: false })));
       if (state.palette)
         return editPalette((line) => insertText(line, insertableText(text, { multiline: false })));
+      if (state.templatePicker)
+        return editTemplatesQuery((line) => insertText(line, insertableText(text, { multiline: false })));
       if (state.composer || state.composerWaiting)
         return editComposed((line) => insertText(line, insertableText(text, { multiline: true })));
       if (state.searching) editSearch((line) => insertText(line, insertableText(text, { multiline: false })));

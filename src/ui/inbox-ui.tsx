@@ -30,7 +30,7 @@ export interface InboxUi {
   listen(
     stdin: NodeJS.ReadStream | NodeJS.EventEmitter,
     options?: InputSourceOptions & { afterInput?: () => void },
-  ): void;
+  ): () => void;
   dispose(): void;
 }
 
@@ -42,6 +42,8 @@ export interface InboxUiOptions {
   keys?: UserKeys;
   /** Clicks and the wheel (SGR mouse reporting). Default on. */
   mouse?: boolean;
+  /** Opens a text in the user's editor (a real terminal only). */
+  editText?: (text: string) => Promise<string>;
 }
 
 export function createInboxUi(session: Session, options: InboxUiOptions): InboxUi {
@@ -57,6 +59,7 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
     services: {
       poller: session.poller,
       sendText: (target, body) => session.sender.confirm(target, body),
+      ...(options.editText ? { editText: options.editText } : {}),
       rereadLead: async (leadId) => {
         const detail = await session.client.getLead(leadId, { limit: 100 });
         storeData(store, { kind: 'lead', id: leadId }, detail, (options.now ?? Date.now)());
@@ -99,7 +102,9 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
         dispatch(batch);
         afterInput?.();
       };
-      stops.push(readTerminalInput(stdin, onBatch, inputOptions));
+      const stop = readTerminalInput(stdin, onBatch, inputOptions);
+      stops.push(stop);
+      return stop;
     },
     dispose: () => {
       for (const stop of stops.splice(0)) stop();

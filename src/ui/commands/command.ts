@@ -20,6 +20,7 @@ export const MODES = [
   'confirm',
   'help',
   'palette',
+  'templates',
   'composer',
   'search',
   'edit',

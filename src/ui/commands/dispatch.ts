@@ -20,6 +20,7 @@ export function contextOf(state: AppState): KeyContext {
   if (state.prompt) return 'prompt';
   if (state.helpOpen) return 'help';
   if (state.palette) return 'palette';
+  if (state.templatePicker && state.composer) return 'templates';
   if (state.composer || state.composerWaiting) return 'composer';
   if (state.searching) return 'search';
   return `pane:${state.focus}`;

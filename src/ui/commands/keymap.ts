@@ -17,6 +17,7 @@ export type KeyContext =
   | 'confirm'
   | 'help'
   | 'palette'
+  | 'templates'
   | 'composer'
   | 'search'
   | `pane:${string}`;
@@ -34,6 +35,8 @@ export function modesOf(context: KeyContext): readonly Mode[] {
       return ['help', 'always'];
     case 'palette':
       return ['palette', 'edit', 'always'];
+    case 'templates':
+      return ['templates', 'edit', 'always'];
     case 'composer':
       return ['composer', 'edit', 'always'];
     case 'search':
@@ -44,7 +47,13 @@ export function modesOf(context: KeyContext): readonly Mode[] {
 }
 
 /** Contexts in which printable keys are text, not commands. */
-export const TEXT_CONTEXTS: ReadonlySet<KeyContext> = new Set(['palette', 'composer', 'search', 'confirm']);
+export const TEXT_CONTEXTS: ReadonlySet<KeyContext> = new Set([
+  'palette',
+  'templates',
+  'composer',
+  'search',
+  'confirm',
+]);
 
 export function allContexts(): KeyContext[] {
   return [
@@ -53,6 +62,7 @@ export function allContexts(): KeyContext[] {
     'confirm',
     'help',
     'palette',
+    'templates',
     'composer',
     'search',
     ...PANES.map((pane) => `pane:${pane.id}` as const),

@@ -14,7 +14,7 @@ import {
   PALETTE_COMMANDS,
   PROMPT_COMMANDS,
 } from './overlay-commands.js';
-import { COMPOSER_COMMANDS, EDIT_COMMANDS, SEARCH_COMMANDS } from './text-commands.js';
+import { COMPOSER_COMMANDS, EDIT_COMMANDS, SEARCH_COMMANDS, TEMPLATE_COMMANDS } from './text-commands.js';
 
 export const ALL_COMMANDS: readonly Command[] = [
   ...FATAL_COMMANDS,
@@ -22,6 +22,7 @@ export const ALL_COMMANDS: readonly Command[] = [
   ...CONFIRM_COMMANDS,
   ...HELP_COMMANDS,
   ...PALETTE_COMMANDS,
+  ...TEMPLATE_COMMANDS,
   ...COMPOSER_COMMANDS,
   ...SEARCH_COMMANDS,
   ...EDIT_COMMANDS,
