@@ -290,7 +290,8 @@ export function createController(options: ControllerOptions) {
   let editing = false;
   /** ctrl-g: the text in $EDITOR; what comes back is filtered like typed text, and replaces it. */
   const openEditor = () => {
-    const key = composedKey();
+    // The contact's text, never a lead's still being read (it moves when the lead arrives).
+    const key = get().composer?.contactId;
     const editText = services.editText;
     if (key === undefined || !editText || editing) return;
     editing = true;

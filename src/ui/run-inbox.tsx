@@ -83,26 +83,37 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
    * is unmounted, raw mode, mouse, paste and the alternate screen are turned off; then all of it is
    * turned on again and a new Ink draws the whole screen (the state lives in the store).
    */
-  const editText = (text: string) =>
-    editExternally(text, {
-      env: process.env,
-      handOver: () => {
-        stopListening();
-        try {
-          instance?.unmount();
-        } catch {
-          // The terminal may be gone; the editor will say so.
-        }
-        instance = undefined;
-        screen.suspend();
-      },
-      takeBack: () => {
-        if (closing) return;
-        screen.resume();
-        stopListening = listen();
-        instance = draw();
-      },
-    });
+  const editText = async (text: string) => {
+    let handedOver = false;
+    try {
+      return await editExternally(text, {
+        env: process.env,
+        handOver: () => {
+          handedOver = true;
+          stopListening();
+          try {
+            instance?.unmount();
+          } catch {
+            // The terminal may be gone; the editor will say so.
+          }
+          instance = undefined;
+          screen.suspend();
+        },
+        takeBack: () => {
+          if (!closing) screen.resume();
+        },
+      });
+    } finally {
+      // Drawn again once the edited text is in the store (the caller's continuation runs first), so that
+      // the first frame already shows it.
+      if (handedOver)
+        setTimeout(() => {
+          if (closing) return;
+          stopListening = listen();
+          instance = draw();
+        }, 0);
+    }
+  };
 
   const ui = createInboxUi(session, {
     quit: () => shutdown(0),

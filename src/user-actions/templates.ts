@@ -83,14 +83,16 @@ export function parseTemplates(text: string, where = 'templates.json'): Template
   try {
     json = JSON.parse(text);
   } catch {
-    throw new TemplatesError(`${where} is not valid JSON, so no templates are offered: fix it or delete it.`);
+    throw new TemplatesError(
+      `templates.json is not valid JSON, so no templates are offered: fix or delete ${where}.`,
+    );
   }
   const parsed = TemplatesSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const at = issue?.path.length ? `at ${issue.path.join('.')}: ` : '';
     throw new TemplatesError(
-      `${where} is not a list of { "name": …, "body": … } (${at}${issue?.message ?? 'unexpected shape'}), so no templates are offered.`,
+      `templates.json is not a list of { "name": …, "body": … } (${at}${issue?.message ?? 'unexpected shape'}), so no templates are offered: fix or delete ${where}.`,
     );
   }
   return parsed.data.map(cleaned).filter((template) => template.name && template.body.trim());
@@ -106,12 +108,12 @@ export async function loadTemplates(env: NodeJS.ProcessEnv): Promise<Template[]>
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return [...EXAMPLE_TEMPLATES];
     throw new TemplatesError(
-      `cannot read ${path} (${code ?? 'unknown error'}), so no templates are offered.`,
+      `templates.json cannot be read (${code ?? 'unknown error'}), so no templates are offered: ${path}.`,
     );
   }
   if (buffer.length > TEMPLATES_FILE_MAX_BYTES)
     throw new TemplatesError(
-      `${path} is larger than ${TEMPLATES_FILE_MAX_BYTES / 1024} KiB, so no templates are offered.`,
+      `templates.json is larger than ${TEMPLATES_FILE_MAX_BYTES / 1024} KiB, so no templates are offered: ${path}.`,
     );
   return parseTemplates(buffer.toString('utf8'), path);
 }

@@ -76,7 +76,8 @@ describe('the text in your editor', () => {
     terminals.push(t);
     await t.waitForText(/Inbox — open leads \(\d+\)/, 15_000);
     t.send('c');
-    await t.waitForText(/To .+ characters/);
+    // Ready once the lead is read (its consent shows); before, ctrl-g says to wait.
+    await t.waitForText(/To .+ characters[^]*(consent given|Consent NOT given|No consent)/);
     t.send('Draft text');
     await t.waitForText('Draft text');
     expect(t.isAlternateScreen()).toBe(true);

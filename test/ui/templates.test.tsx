@@ -88,7 +88,7 @@ describe('templates in the composer', () => {
   it('a templates.json that cannot be used: ctrl-t says why, in plain words', async () => {
     const { tui } = await start(
       [],
-      '/home/x/.config/shop-inbox/templates.json is not valid JSON, so no templates are offered: fix it or delete it.',
+      'templates.json is not valid JSON, so no templates are offered: fix or delete /home/x/.config/shop-inbox/templates.json.',
     );
     await composeToConsenting(tui);
     await tui.press(CTRL_T);

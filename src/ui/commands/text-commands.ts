@@ -152,7 +152,11 @@ export const COMPOSER_COMMANDS: readonly Command[] = [
     label: 'edit the text in your editor ($EDITOR, then $VISUAL, then vi)',
     hint: 'editor',
     inPalette: false,
-    when: (context) => (context.ui.editorAvailable() ? true : 'an editor can be opened only from a terminal'),
+    when: (context) => {
+      if (!context.ui.editorAvailable()) return 'an editor can be opened only from a terminal';
+      // The text moves to the contact's once the lead is read: edited meanwhile, it would land in the old place.
+      return context.state().composer ? true : "the lead's contact is still being read";
+    },
     run: (context) => context.ui.openEditor(),
   },
   {
