@@ -63,12 +63,13 @@ export const OPT_OUT_OVERRIDE = 'override';
 /**
  * Whether a text is a keyword: the whole text, ignoring case, spaces,
  * punctuation and a trailing "…" of a truncated body, is one opt-out or
- * opt-in word ("Stop.", " STOP!! ", "stop" count; "stop by at 3" does not).
+ * opt-in word ("Stop.", " STOP!! ", "stop" count; "stop by at 3" and "stop all" do not).
  */
 export function keywordOf(body: string): 'opt-out' | 'opt-in' | undefined {
+  // Only what surrounds the word goes: "STOP all" (two words) is not STOPALL.
   const word = body
     .normalize('NFKC')
-    .replace(/[\s\p{P}\p{S}\p{Cc}\p{Cf}]+/gu, '')
+    .replace(/^[\s\p{P}\p{S}\p{Cc}\p{Cf}]+|[\s\p{P}\p{S}\p{Cc}\p{Cf}]+$/gu, '')
     .toUpperCase();
   if ((OPT_OUT_WORDS as readonly string[]).includes(word)) return 'opt-out';
   if ((OPT_IN_WORDS as readonly string[]).includes(word)) return 'opt-in';
