@@ -9,6 +9,7 @@ import { readConfig, type ShopInboxConfig } from '../config/config-file.js';
 import { fadeOf } from '../config/settings.js';
 import { DEFAULT_MAX_RPM } from '../session/create-session.js';
 import { type InboxSessionOptions, startInboxSession } from '../session/start-inbox-session.js';
+import { loadTemplates, TemplatesError } from '../user-actions/templates.js';
 import { SHOP_FLAGS, settingsOrExplain } from './shop-settings.js';
 import { UsageError } from './usage-error.js';
 
@@ -61,6 +62,7 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
         ...(config?.notify ? { notify: config.notify } : {}),
         ...(config?.keys ? { keys: config.keys } : {}),
         ...fadeOf(config),
+        ...(config?.timezone ? { timeZone: config.timezone } : {}),
       });
     } finally {
       await sim.close();
@@ -99,8 +101,16 @@ async function showInbox(
     newMarksFadeMs?: number;
   },
 ): Promise<number> {
+  const templates = await loadTemplates(process.env).then(
+    (list) => ({ templates: list }),
+    (error: unknown) => ({
+      templates: [],
+      templatesProblem: error instanceof TemplatesError ? error.message : 'templates.json could not be read.',
+    }),
+  );
   const session = startInboxSession({
     ...options,
+    ...templates,
     columns: process.stdout.columns ?? 80,
     rows: process.stdout.rows ?? 24,
   });

@@ -36,7 +36,22 @@ const ConfigSchema = z.looseObject({
     .positive()
     .max(7 * 24 * 60)
     .optional(),
+  /** The shop's IANA time zone ("America/Los_Angeles"): quiet hours are counted in it. */
+  timezone: z
+    .string()
+    .refine(isTimeZone, { message: 'must be an IANA time zone, such as "America/Los_Angeles"' })
+    .optional(),
 });
+
+/** Whether Intl knows this time zone name. */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return name.length > 0;
+  } catch {
+    return false;
+  }
+}
 
 export type ShopInboxConfig = z.infer<typeof ConfigSchema>;
 

@@ -27,6 +27,8 @@ export interface ResolvedSettings {
   mouse: boolean;
   /** On a read-only screen, "new" marks fade after this long ("new_marks_fade_minutes" in the config). */
   newMarksFadeMs?: number;
+  /** The shop's time zone from the config (absent: this machine's). */
+  timeZone?: string;
   /** The --key-file path, when the key came from there. */
   keyFile?: string;
   /** The config's view, theme and notifications, when it has them. */
@@ -135,5 +137,6 @@ export async function resolveSettings(
     ...(config?.theme ? { theme: config.theme } : {}),
     ...(config?.notify ? { notify: config.notify } : {}),
     ...fadeOf(config),
+    ...(config?.timezone ? { timeZone: config.timezone } : {}),
   };
 }

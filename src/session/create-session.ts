@@ -24,6 +24,7 @@ import {
   initialState,
   type KeyRecovery,
   type ReadOnlyReason,
+  type Template,
   type View,
 } from '../store/app-store.js';
 import { approveAction } from '../user-actions/approve-action.js';
@@ -59,6 +60,12 @@ export interface SessionOptions {
     Omit<ShopClientOptions, 'baseUrl' | 'apiKey' | 'readOnly' | 'beforeAttempt' | 'afterAttempt'>
   >;
   now?: () => number;
+  /** The shop's time zone for quiet hours (default: this machine's). */
+  timeZone?: string;
+  /** Canned replies (see src/user-actions/templates.ts). */
+  templates?: readonly Template[];
+  /** Why the templates file could not be used. */
+  templatesProblem?: string;
   /**
    * The outbox of a key: where texts confirmed with it wait until known sent
    * (none: they live only in memory, as in the demo). Called again for a new key.
@@ -114,6 +121,9 @@ export function createSession(options: SessionOptions): Session {
     ...(options.columns ? { columns: options.columns } : {}),
     ...(options.rows ? { rows: options.rows } : {}),
     ...(options.view ? { view: options.view } : {}),
+    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+    ...(options.templates ? { templates: options.templates } : {}),
+    ...(options.templatesProblem ? { templatesProblem: options.templatesProblem } : {}),
   });
   const budget = new RequestBudget({ maxPerMinute: options.maxRpm ?? DEFAULT_MAX_RPM, now });
   // Every key this session used, for redaction only: never on an object that could be inspected.

@@ -9,7 +9,7 @@ import { VERSION } from '../cli/version.js';
 import type { KeySource } from '../config/key-watch.js';
 import { OutboxFile } from '../outbox/outbox-file.js';
 import { FIRST_SCREEN } from '../poller/refresh-plan.js';
-import type { View } from '../store/app-store.js';
+import type { Template, View } from '../store/app-store.js';
 import { wallboardReads } from '../wallboard/reads.js';
 import { createSession, type Session } from './create-session.js';
 
@@ -26,6 +26,11 @@ export interface InboxSessionOptions {
   keyFile?: string;
   columns: number;
   rows: number;
+  /** The shop's time zone (config "timezone"); absent: this machine's. */
+  timeZone?: string;
+  /** Canned replies, or why templates.json could not be used. */
+  templates?: readonly Template[];
+  templatesProblem?: string;
 }
 
 function keySourceOf(options: InboxSessionOptions): KeySource | undefined {
@@ -55,6 +60,9 @@ export function startInboxSession(options: InboxSessionOptions): Session {
     client: { userAgent: `shop-inbox/${VERSION}` },
     view: options.view,
     visibleSlots: options.view === 'wallboard' ? wallboardReads : FIRST_SCREEN,
+    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+    ...(options.templates ? { templates: options.templates } : {}),
+    ...(options.templatesProblem ? { templatesProblem: options.templatesProblem } : {}),
     // The demo's simulator lives and dies with this process: nothing to resume.
     ...(options.demo
       ? {}

@@ -70,6 +70,27 @@ export function deliverText(
 }
 
 /**
+ * A text from the customer arrives in a lead's thread (an opt-out word, a
+ * reply while staff are writing): what a test or the demo needs when chance
+ * would not bring it.
+ */
+export function receiveText(ctx: OperationContext, shop: SimShop, lead: SimLead, body: string): void {
+  const contact = shop.contacts.find((candidate) => candidate.id === lead.contactId);
+  lead.messages.push({
+    id: newId(ctx.world, ctx.nextIdPart, 'msg'),
+    direction: 'inbound',
+    body,
+    occurredAt: ctx.now,
+  });
+  if (contact) contact.lastContactAt = ctx.now;
+  shop.activity.push({
+    kind: 'sms_inbound',
+    summary: `Text from ${contact?.name ?? 'a customer'}`,
+    createdAt: ctx.now,
+  });
+}
+
+/**
  * Drafts a reply and queues it for approval as a review_reply action. One
  * pending action per review: drafting again replaces its text instead of
  * queueing a duplicate. The review itself is untouched (replied_at stays).

@@ -10,6 +10,7 @@ import type { Hono } from 'hono';
 import { createSimulatorApp, type SimulatorEnv, type SimulatorState } from './app.js';
 import { FaultInjector, type FaultRates } from './faults.js';
 import { applyLiveEvent, applyLiveEventOfKind, type LiveEvent } from './live.js';
+import { receiveText } from './operations.js';
 import { createRandom } from './random.js';
 import { RateLimiter } from './rate-limiter.js';
 import { RequestLog } from './request-log.js';
@@ -47,6 +48,8 @@ export interface Simulator {
   tick(): LiveEvent;
   /** One live event of this kind now (a new lead, review, action or inbound text); null when none can happen. */
   inject(kind: LiveEvent['kind']): LiveEvent | null;
+  /** A text from the customer of this lead arrives now (an opt-out word, a reply while staff write). */
+  receiveText(leadId: string, body: string, shop?: keyof SeededShops): void;
   listen(options?: { host?: string; port?: number }): Promise<RunningSimulator>;
   /** Stops the live timer, releases hanging requests and closes every listener. */
   close(): Promise<void>;
@@ -142,6 +145,11 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     },
     tick,
     inject: (kind) => applyLiveEventOfKind(kind, world, shops.main, rng, now()),
+    receiveText(leadId, body, shop = 'main') {
+      const lead = shops[shop].leads.find((candidate) => candidate.id === leadId);
+      if (!lead) throw new Error(`no lead ${leadId} in the ${shop} shop`);
+      receiveText({ world, now: now(), nextIdPart: state.nextIdPart }, shops[shop], lead, body);
+    },
     listen({ host = '127.0.0.1', port = 0 } = {}) {
       return new Promise((resolve, reject) => {
         const server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) => {

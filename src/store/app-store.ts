@@ -23,6 +23,7 @@ import type {
   TextingSetup,
   Today,
 } from '../contract/resources.js';
+import type { Finding } from '../user-actions/pre-send-checks.js';
 import type { LineText } from './line-editor.js';
 import { emptySeen, type SeenState } from './seen.js';
 import type { Selection } from './selection.js';
@@ -77,6 +78,34 @@ export interface ComposerTarget {
   leadId?: string;
   /** The latest consent record as last seen: missing means "no consent on record". */
   consent?: { given: boolean; recordedAt: string } | null;
+  /**
+   * Ids of the texts of this contact's threads the inbox had read when the composer opened (absent: none
+   * read yet): a text not among them arrived meanwhile, and is shown before anything is sent.
+   */
+  seenTextIds?: readonly string[];
+}
+
+/** A canned reply: its name and its body with {variables} (see src/user-actions/templates.ts). */
+export interface Template {
+  name: string;
+  body: string;
+}
+
+/** The question before a text is sent: the exact text, bound to its contact, and what the checks found. */
+export interface ConfirmSend {
+  kind: 'confirm-send';
+  target: ComposerTarget;
+  body: string;
+  /** What the pre-send checks found (every warning is shown in the question). */
+  findings?: readonly Finding[];
+  /** A word staff must type (then enter) instead of y: "send", or "override" for an opt-out. */
+  word?: string;
+  /** What is typed so far, when a word is asked for. */
+  typed?: LineText;
+  /** Enter was pressed on something other than the word. */
+  mistyped?: boolean;
+  /** Confirmed: the thread is read again, to see whether anyone wrote meanwhile, before it is sent. */
+  checking?: boolean;
 }
 
 /**
@@ -93,7 +122,7 @@ export interface WaitingComposer {
 
 /** Every question is bound to its record when it is asked, never to what is selected when y arrives. */
 export type Prompt =
-  | { kind: 'confirm-send'; target: ComposerTarget; body: string }
+  | ConfirmSend
   | { kind: 'confirm-approve'; actionId: string; label: string; concerns: string }
   | { kind: 'confirm-quit'; unsent: number };
 
@@ -226,6 +255,14 @@ export interface AppState {
   logScroll: number;
   columns: number;
   rows: number;
+  /** The shop's time zone (config "timezone", else this machine's): quiet hours are counted in it. */
+  timeZone: string;
+  /** Canned replies (templates.json in the config directory, else the examples shop-inbox ships). */
+  templates: readonly Template[];
+  /** Why templates.json could not be used, in plain words (then there are no templates). */
+  templatesProblem?: string;
+  /** The template picker of the composer: the query typed and the highlighted match. */
+  templatePicker?: PaletteState;
 
   // Process state
   view: View;
@@ -245,7 +282,13 @@ export interface AppStoreOptions {
   readOnlyReason?: ReadOnlyReason;
   columns?: number;
   rows?: number;
+  timeZone?: string;
+  templates?: readonly Template[];
+  templatesProblem?: string;
 }
+
+/** This machine's time zone. */
+export const machineTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 export function initialState(options: AppStoreOptions = {}): AppState {
   return {
@@ -281,6 +324,9 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     columns: options.columns ?? 80,
     rows: options.rows ?? 24,
     view: options.view ?? 'inbox',
+    timeZone: options.timeZone ?? machineTimeZone(),
+    templates: options.templates ?? [],
+    ...(options.templatesProblem ? { templatesProblem: options.templatesProblem } : {}),
     readOnly: options.readOnly ?? false,
     ...(options.readOnlyReason ? { readOnlyReason: options.readOnlyReason } : {}),
     connection: { state: 'ok' },

@@ -202,7 +202,7 @@ export function threadEntries(state: AppState): ThreadEntry[] {
 }
 
 /** The latest consent record known for a contact, from any lead of theirs already loaded. */
-export function consentFor(state: AppState, contactId: string): ComposerTarget['consent'] {
+export function consentFor(state: Pick<AppState, 'leads'>, contactId: string): ComposerTarget['consent'] {
   for (const lead of Object.values(state.leads)) {
     if (lead.data?.contact.id === contactId) {
       const record = lead.data.consent_latest;

@@ -11,7 +11,7 @@ import type { PaneDescriptor } from '../panes/pane.js';
 import { paneById, widePair } from '../panes/registry.js';
 import { isWide, type PaneId } from '../store/app-store.js';
 import { useAppState, useServices } from './app-context.js';
-import { COMPOSER_ROWS, Composer } from './components/composer.js';
+import { Composer, useComposerView } from './components/composer.js';
 import { FatalScreen } from './components/fatal-screen.js';
 import { Header } from './components/header.js';
 import { HelpOverlay } from './components/help-overlay.js';
@@ -19,6 +19,7 @@ import { LogOverlay } from './components/log-overlay.js';
 import { Palette } from './components/palette.js';
 import { StatusBar } from './components/status-bar.js';
 import { Tabs } from './components/tabs.js';
+import { TemplatePicker } from './components/template-picker.js';
 import { Text } from './components/text.js';
 import { useClickable, WHEEL_ROWS } from './mouse.js';
 
@@ -75,10 +76,11 @@ export function App() {
     help: state.helpOpen,
     log: state.logOpen,
     palette: state.palette !== undefined,
+    templates: state.templatePicker !== undefined && state.composer !== undefined,
     fatal: state.fatal,
     wallboard: state.view === 'wallboard',
-    composing: Boolean(state.composer || state.composerWaiting || state.prompt?.kind === 'confirm-send'),
   }));
+  const composer = useComposerView();
   const frameRows = Math.max(6, layout.rows - 1);
   if (layout.columns < MIN_COLUMNS || layout.rows < MIN_ROWS) {
     return (
@@ -99,16 +101,15 @@ export function App() {
     );
   }
   if (layout.wallboard && Wallboard) return <Wallboard height={frameRows} />;
-  const bodyRows = Math.max(
-    3,
-    frameRows - HEADER_ROWS - STATUS_ROWS - (layout.composing ? COMPOSER_ROWS : 0),
-  );
+  const bodyRows = Math.max(3, frameRows - HEADER_ROWS - STATUS_ROWS - composer.height);
   return (
     <Box flexDirection="column" height={frameRows} overflow="hidden">
       <Header />
       <Tabs />
       {layout.palette ? (
         <Palette height={bodyRows} />
+      ) : layout.templates ? (
+        <TemplatePicker height={bodyRows} />
       ) : layout.help ? (
         <HelpOverlay height={bodyRows} />
       ) : layout.log ? (
@@ -116,7 +117,7 @@ export function App() {
       ) : (
         <Panes focus={layout.focus} height={bodyRows} wide={layout.wide} />
       )}
-      {layout.composing ? <Composer /> : null}
+      {composer.kind === 'none' ? null : <Composer />}
       <StatusBar />
     </Box>
   );

@@ -14,6 +14,7 @@ import {
   type AppState,
   type AppStore,
   type ComposerTarget,
+  type ConfirmSend,
   type Notice,
   type PaneId,
   type Prompt,
@@ -25,6 +26,7 @@ import {
   emptyLine,
   insertText,
   type LineText,
+  lineOf,
   moveEnd,
 } from '../store/line-editor.js';
 import {
@@ -43,13 +45,21 @@ import {
   targetFromLead,
   unsentCount,
 } from '../store/selectors.js';
+import { confirmationFor, preSendChecks } from '../user-actions/pre-send-checks.js';
+import { arrivedSince, preSendFacts, withSeenTexts } from '../user-actions/pre-send-facts.js';
+import { fillTemplate, variablesFor } from '../user-actions/templates.js';
 import { copyableText, osc52 } from './clipboard.js';
+import { templateItems } from './commands/template-items.js';
 import { oneLine } from './format.js';
 import { insertableText } from './input/text-filter.js';
 
 export interface ControllerServices {
   poller: { refreshVisible(): void; refreshAll(): void; request(slot: Slot): void };
   sendText(target: ComposerTarget, body: string): void;
+  /** Opens the text in the user's editor (the terminal's runner only); resolves with the edited text. */
+  editText?(text: string): Promise<string>;
+  /** Reads a lead again now (before a confirmed text is sent: did anyone write meanwhile?). */
+  rereadLead?(leadId: string): Promise<void>;
   approve(actionId: string): void;
   draft(reviewId: string): void;
   quit(): void;
@@ -242,7 +252,8 @@ export function createController(options: ControllerOptions) {
   const openComposer = (target: ComposerTarget) => {
     if (get().readOnly) return;
     if (target.leadId) adoptWaitingText(target.leadId, target.contactId);
-    set({ composer: target, composerWaiting: undefined, searching: false });
+    // What the thread holds now is what staff saw: a text that arrives later is shown before sending.
+    set({ composer: withSeenTexts(get(), target), composerWaiting: undefined, searching: false });
   };
 
   /** c on an inbox row: the row has no contact id, so the lead is read first; what is typed meanwhile is kept. */
@@ -286,7 +297,67 @@ export function createController(options: ControllerOptions) {
     if (leadId) services.poller.request({ kind: 'lead', id: leadId });
   };
 
-  const closeComposer = () => set({ composer: undefined, composerWaiting: undefined });
+  const closeComposer = () =>
+    set({ composer: undefined, composerWaiting: undefined, templatePicker: undefined });
+
+  // --- the user's editor -----------------------------------------------------
+
+  let editing = false;
+  /** ctrl-g: the text in $EDITOR; what comes back is filtered like typed text, and replaces it. */
+  const openEditor = () => {
+    // The contact's text, never a lead's still being read (it moves when the lead arrives).
+    const key = get().composer?.contactId;
+    const editText = services.editText;
+    if (key === undefined || !editText || editing) return;
+    editing = true;
+    const before = get().composed[key]?.text ?? '';
+    editText(before)
+      .then(
+        (edited) => {
+          const text = insertableText(edited, { multiline: true });
+          set((state) => ({ composed: { ...state.composed, [key]: lineOf(text) } }));
+          notify(
+            text === before ? 'Back from the editor: the text is unchanged.' : 'Back from the editor.',
+            'info',
+          );
+        },
+        (error: unknown) =>
+          notify(`Back from the editor; the text is unchanged: ${(error as Error).message}.`, 'warning'),
+      )
+      .finally(() => {
+        editing = false;
+      });
+  };
+
+  // --- canned replies ---------------------------------------------------------
+
+  const openTemplates = () => {
+    if (get().composer) set({ templatePicker: { query: emptyLine, selected: 0 } });
+  };
+  const closeTemplates = () => set({ templatePicker: undefined });
+  const editTemplatesQuery = (edit: (line: LineText) => LineText) =>
+    set((state) =>
+      state.templatePicker
+        ? { templatePicker: { query: edit(state.templatePicker.query), selected: 0 } }
+        : {},
+    );
+  const moveTemplates = (step: number) =>
+    set((state) => {
+      if (!state.templatePicker) return {};
+      const count = templateItems(state).length;
+      const selected = Math.max(0, Math.min(count - 1, state.templatePicker.selected + step));
+      return { templatePicker: { ...state.templatePicker, selected } };
+    });
+  /** enter in the picker: the highlighted template, filled in for this recipient, goes in at the cursor. */
+  const insertTemplate = () => {
+    const state = get();
+    const chosen = templateItems(state)[state.templatePicker?.selected ?? 0];
+    set({ templatePicker: undefined });
+    const target = state.composer;
+    if (!chosen || !target) return;
+    const filled = fillTemplate(chosen.template.body, variablesFor(state, target));
+    editComposed((line) => insertText(line, insertableText(filled, { multiline: true })));
+  };
 
   // --- questions --------------------------------------------------------------
 
@@ -301,6 +372,8 @@ export function createController(options: ControllerOptions) {
   const answer = (yes: boolean) => {
     const prompt = get().prompt;
     if (!prompt) return;
+    // A question that wants a typed word, or a text being checked, is not answered by y.
+    if (yes && prompt.kind === 'confirm-send' && (prompt.word !== undefined || prompt.checking)) return;
     set({ prompt: undefined });
     askedInBatch = undefined;
     if (!yes) {
@@ -308,7 +381,7 @@ export function createController(options: ControllerOptions) {
       if (prompt.kind === 'confirm-send') set({ composer: prompt.target });
       return;
     }
-    if (prompt.kind === 'confirm-send') services.sendText(prompt.target, prompt.body);
+    if (prompt.kind === 'confirm-send') confirmSend(prompt);
     else if (prompt.kind === 'confirm-approve') services.approve(prompt.actionId);
     else services.quit();
   };
@@ -342,7 +415,9 @@ export function createController(options: ControllerOptions) {
   /** An edit of the line being typed: the palette's query, the composer's text or the search. */
   function editLine(edit: (line: LineText) => LineText) {
     const state = get();
-    if (state.palette) editPalette(edit);
+    if (state.prompt?.kind === 'confirm-send' && state.prompt.word !== undefined) editTyped(edit);
+    else if (state.palette) editPalette(edit);
+    else if (state.templatePicker) editTemplatesQuery(edit);
     else if (state.composer || state.composerWaiting) editComposed(edit);
     else if (state.searching) editSearch(edit);
   }
@@ -358,19 +433,110 @@ export function createController(options: ControllerOptions) {
     if (cut) killed = cut;
   }
 
-  /** enter in the composer: the question, with the exact text, bound to this contact. */
+  /** The question for a text, with what the checks found; undefined (and said why) when it cannot be sent. */
+  const questionFor = (target: ComposerTarget, body: string): ConfirmSend | undefined => {
+    const findings = preSendChecks(preSendFacts(get(), target, body, now()));
+    const confirmation = confirmationFor(findings);
+    if (confirmation.kind === 'refused') {
+      notify(`Not sent: ${confirmation.reasons.map((finding) => finding.message).join(' ')}`, 'error');
+      return undefined;
+    }
+    return {
+      kind: 'confirm-send',
+      target,
+      body,
+      findings,
+      ...(confirmation.kind === 'typed' ? { word: confirmation.word, typed: emptyLine } : {}),
+    };
+  };
+
+  /** enter in the composer: the question, with the exact text and every finding, bound to this contact. */
   const askToSend = (batch: number) => {
     const state = get();
     if (state.composerWaiting) {
       notify("Still reading this lead's contact: the text can be sent once it is loaded.", 'info');
       return;
     }
-    const target = state.composer;
-    if (!target) return;
-    const body = state.composed[target.contactId]?.text ?? '';
+    const opened = state.composer;
+    if (!opened) return;
+    const body = state.composed[opened.contactId]?.text ?? '';
     if (body.trim().length === 0) return;
-    ask({ kind: 'confirm-send', target, body }, batch);
+    // No thread was read when the composer opened: what is read now is what staff see.
+    const target = opened.seenTextIds ? opened : withSeenTexts(state, opened);
+    const question = questionFor(target, body);
+    // Texts that arrived meanwhile are among the question's findings: from now on they count as seen.
+    if (question) ask({ ...question, target: withSeenTexts(state, target) }, batch);
   };
+
+  /** The lead to read again before sending: the target's, else a loaded lead of this contact. */
+  const leadToReread = (target: ComposerTarget): string | undefined => {
+    if (target.leadId) return target.leadId;
+    for (const [id, lead] of Object.entries(get().leads))
+      if (lead.data?.contact.id === target.contactId) return id;
+    return undefined;
+  };
+
+  /**
+   * Confirmed: read the thread again first. A text that arrived since the composer opened is shown, and
+   * the question asked again (bound to the same contact); otherwise the text goes to the contact the
+   * question named, once.
+   */
+  const confirmSend = (prompt: ConfirmSend) => {
+    const leadId = leadToReread(prompt.target);
+    if (!leadId || !services.rereadLead) {
+      services.sendText(prompt.target, prompt.body);
+      return;
+    }
+    const checking: ConfirmSend = { ...prompt, checking: true };
+    set({ prompt: checking });
+    const stillAsked = () => get().prompt === checking;
+    services.rereadLead(leadId).then(
+      () => {
+        if (!stillAsked()) return;
+        const arrived = arrivedSince(get(), prompt.target);
+        if (arrived.length === 0) {
+          services.sendText(prompt.target, prompt.body);
+          return;
+        }
+        // Shown now: the next question counts them as seen, and the new texts are its findings.
+        const again = questionFor(prompt.target, prompt.body);
+        if (!again) {
+          set({ prompt: undefined, composer: prompt.target });
+          return;
+        }
+        askedInBatch = undefined;
+        set({ prompt: { ...again, target: withSeenTexts(get(), prompt.target) } });
+        notify(
+          `${arrived.length === 1 ? 'A new text' : `${arrived.length} new texts`} in this thread since you started writing: read, then answer again.`,
+          'warning',
+        );
+      },
+      () => {
+        if (!stillAsked()) return;
+        notify('Could not read the thread again before sending: sent without that check.', 'warning');
+        services.sendText(prompt.target, prompt.body);
+      },
+    );
+  };
+
+  /** enter on a question that wants a typed word: sends only when the word is typed. */
+  const submitTyped = () => {
+    const prompt = get().prompt;
+    if (prompt?.kind !== 'confirm-send' || prompt.word === undefined || prompt.checking) return;
+    if ((prompt.typed?.text ?? '').trim().toLowerCase() !== prompt.word) {
+      set({ prompt: { ...prompt, mistyped: true } });
+      return;
+    }
+    askedInBatch = undefined;
+    confirmSend(prompt);
+  };
+
+  const editTyped = (edit: (line: LineText) => LineText) =>
+    set((state) =>
+      state.prompt?.kind === 'confirm-send' && state.prompt.word !== undefined && !state.prompt.checking
+        ? { prompt: { ...state.prompt, typed: edit(state.prompt.typed ?? emptyLine), mistyped: false } }
+        : {},
+    );
 
   return {
     notify,
@@ -395,6 +561,13 @@ export function createController(options: ControllerOptions) {
     composedKey,
     editComposed,
     closeComposer,
+    openTemplates,
+    openEditor,
+    /** Whether ctrl-g can open an editor here (only a real terminal can be handed over). */
+    editorAvailable: () => services.editText !== undefined,
+    closeTemplates,
+    moveTemplates,
+    insertTemplate,
     editLine,
     cutLine,
     /** ctrl-y: puts back what the last kill cut. */
@@ -402,6 +575,7 @@ export function createController(options: ControllerOptions) {
       if (killed) editLine((line) => insertText(line, killed));
     },
     askToSend,
+    submitTyped,
     ask,
     mayAnswer,
     answer,
@@ -413,8 +587,12 @@ export function createController(options: ControllerOptions) {
     /** Text typed or pasted into whatever is being edited, filtered to what may enter it. */
     typeText(text: string) {
       const state = get();
+      if (state.prompt?.kind === 'confirm-send' && state.prompt.word !== undefined)
+        return editTyped((line) => insertText(line, insertableText(text, { multiline: false })));
       if (state.palette)
         return editPalette((line) => insertText(line, insertableText(text, { multiline: false })));
+      if (state.templatePicker)
+        return editTemplatesQuery((line) => insertText(line, insertableText(text, { multiline: false })));
       if (state.composer || state.composerWaiting)
         return editComposed((line) => insertText(line, insertableText(text, { multiline: true })));
       if (state.searching) editSearch((line) => insertText(line, insertableText(text, { multiline: false })));

@@ -4,6 +4,7 @@
  * tests both build it here.
  */
 import type { ComponentType, ReactElement } from 'react';
+import { storeData } from '../poller/store-writes.js';
 import type { Session } from '../session/create-session.js';
 import { App } from './app.js';
 import { AppServicesContext, ThemeContext } from './app-context.js';
@@ -31,7 +32,7 @@ export interface InboxUi {
   listen(
     stdin: NodeJS.ReadStream | NodeJS.EventEmitter,
     options?: InputSourceOptions & { afterInput?: () => void },
-  ): void;
+  ): () => void;
   dispose(): void;
 }
 
@@ -51,6 +52,8 @@ export interface InboxUiOptions {
   newMarksFadeMs?: number;
   /** Writes beside the frames (the clipboard's OSC 52); `tmux`: wrap them for tmux's passthrough. */
   terminal?: { write(bytes: string): void; tmux: boolean };
+  /** Opens a text in the user's editor (a real terminal only). */
+  editText?: (text: string) => Promise<string>;
 }
 
 export function createInboxUi(session: Session, options: InboxUiOptions): InboxUi {
@@ -74,6 +77,11 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
     services: {
       poller: session.poller,
       sendText: (target, body) => session.sender.confirm(target, body),
+      ...(options.editText ? { editText: options.editText } : {}),
+      rereadLead: async (leadId) => {
+        const detail = await session.client.getLead(leadId, { limit: 100 });
+        storeData(store, { kind: 'lead', id: leadId }, detail, (options.now ?? Date.now)());
+      },
       approve: (actionId) => void session.approve(actionId),
       draft: (reviewId) => void session.draft(reviewId),
       quit: options.quit,
@@ -124,7 +132,9 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
         dispatch(batch);
         afterInput?.();
       };
-      stops.push(readTerminalInput(stdin, onBatch, inputOptions));
+      const stop = readTerminalInput(stdin, onBatch, inputOptions);
+      stops.push(stop);
+      return stop;
     },
     dispose: () => {
       for (const stop of stops.splice(0)) stop();

@@ -11,6 +11,7 @@ import type { Session } from '../session/create-session.js';
 import type { View } from '../store/app-store.js';
 import { wallboardReads } from '../wallboard/reads.js';
 import type { UserKeys } from './commands/keymap.js';
+import { editExternally } from './external-editor.js';
 import { createInboxUi } from './inbox-ui.js';
 import { enterFullScreen } from './terminal.js';
 import { followTerminalSize } from './terminal-size.js';
@@ -94,6 +95,58 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
     finish(code);
   };
 
+  const draw = () =>
+    render(ui.element, {
+      stdout: screen.output,
+      stdin,
+      exitOnCtrlC: false,
+      patchConsole: false,
+      // Over SSH, bytes per frame are what staff feel: redraw only changed lines, at most 15 times a second.
+      incrementalRendering: true,
+      maxFps: 15,
+    });
+  const listen = () =>
+    ui.listen(stdin, {
+      afterInput: () => (instance as PatchedInstance | undefined)?.drawNextFrameAtOnce?.(),
+    });
+  let stopListening: () => void = () => {};
+  /**
+   * The terminal goes to the user's editor and comes back: keys are no longer read (stdin paused), Ink
+   * is unmounted, raw mode, mouse, paste and the alternate screen are turned off; then all of it is
+   * turned on again and a new Ink draws the whole screen (the state lives in the store).
+   */
+  const editText = async (text: string) => {
+    let handedOver = false;
+    try {
+      return await editExternally(text, {
+        env: process.env,
+        handOver: () => {
+          handedOver = true;
+          stopListening();
+          try {
+            instance?.unmount();
+          } catch {
+            // The terminal may be gone; the editor will say so.
+          }
+          instance = undefined;
+          screen.suspend();
+        },
+        takeBack: () => {
+          if (!closing) screen.resume();
+        },
+      });
+    } finally {
+      // Drawn again once the edited text is in the store (the caller's continuation runs first), so that
+      // the first frame already shows it.
+      if (handedOver)
+        setTimeout(() => {
+          if (closing) return;
+          stopListening = listen();
+          instance = draw();
+        }, 0);
+    }
+  };
+
   const ui = createInboxUi(session, {
     quit: () => shutdown(0),
     mouse,
@@ -107,6 +160,7 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
       },
       tmux: Boolean(process.env.TMUX),
     },
+    editText,
     ...(options.keys ? { keys: options.keys } : {}),
   });
   const onSignal = (signal: NodeJS.Signals) => shutdown(SIGNAL_EXIT[signal] ?? 1);
@@ -129,18 +183,8 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
     // Raw mode before the first frame: a key pressed as soon as the shop shows is a key, not a
     // line the terminal echoes and keeps (the first frame can already hold the inbox).
     // What a key changed is drawn at once, not when the frame limit next allows.
-    ui.listen(stdin, {
-      afterInput: () => (instance as PatchedInstance | undefined)?.drawNextFrameAtOnce?.(),
-    });
-    instance = render(ui.element, {
-      stdout: screen.output,
-      stdin,
-      exitOnCtrlC: false,
-      patchConsole: false,
-      // Over SSH, bytes per frame are what staff feel: redraw only changed lines, at most 15 times a second.
-      incrementalRendering: true,
-      maxFps: 15,
-    });
+    stopListening = listen();
+    instance = draw();
     return await finished;
   } finally {
     stopFollowingSize();

@@ -57,6 +57,10 @@ export interface FullScreen {
   /** The stream to draw through: the terminal, less the one sequence that would erase the shell's history. */
   readonly output: NodeJS.WriteStream;
   restore(): void;
+  /** Gives the terminal to another program (an editor): raw mode, mouse, paste and the alternate screen off. */
+  suspend(): void;
+  /** Takes it back after `suspend()`: the alternate screen (blank, to be drawn whole), paste and mouse on again. */
+  resume(): void;
 }
 
 function safeWrite(stream: NodeJS.WriteStream, text: string): void {
@@ -134,17 +138,29 @@ export function enterFullScreen(
 
   safeWrite(stdout, `${title ? PUSH_TITLE : ''}${ENTER}${mouse ? MOUSE_ON : ''}`);
   let restored = false;
+  const rawOff = () => {
+    try {
+      if (stdin.isTTY && stdin.isRaw) stdin.setRawMode(false);
+    } catch {
+      // As below: the terminal may be gone.
+    }
+  };
   return {
     output: withoutScrollbackErase(stdout),
     restore() {
       if (restored) return;
       restored = true;
-      try {
-        if (stdin.isTTY && stdin.isRaw) stdin.setRawMode(false);
-      } catch {
-        // As above: the terminal may be gone.
-      }
+      rawOff();
       safeWrite(stdout, title ? LEAVE + POP_TITLE : LEAVE);
+    },
+    suspend() {
+      if (restored) return;
+      rawOff();
+      safeWrite(stdout, LEAVE);
+    },
+    resume() {
+      if (restored) return;
+      safeWrite(stdout, `${mouse ? ENTER + MOUSE_ON : ENTER}\u001B[H\u001B[2J`);
     },
   };
 }

@@ -75,7 +75,13 @@ describe('config.json', () => {
     });
   });
 
+  it('takes the shop time zone for quiet hours', async () => {
+    await writeRaw('{ "timezone": "America/Los_Angeles" }');
+    expect(await readConfig(env)).toEqual({ timezone: 'America/Los_Angeles' });
+  });
+
   it.each([
+    ['{ "timezone": "Pacific Standard" }', /timezone: must be an IANA time zone/],
     ['[]', /\(top level\)/],
     ['{ "view": "board" }', /view/],
     ['{ "theme": "solarized" }', /theme/],

@@ -56,7 +56,9 @@ export interface TuiOptions {
   newMarksFadeMs?: number;
   /** The terminal runs inside tmux (as with $TMUX set): what is written beside frames is wrapped for it. */
   tmux?: boolean;
-  /** Further session settings (key source, outbox…). */
+  /** The UI's clock (quiet hours, notices); the session and the simulator keep real time. */
+  now?: () => number;
+  /** Further session settings (key source, outbox, time zone…). */
   session?: Partial<SessionOptions>;
 }
 
@@ -122,6 +124,7 @@ export async function startTui(options: TuiOptions = {}): Promise<TestTui> {
       quitRequested = true;
     },
     searchDebounceMs: options.searchDebounceMs ?? 60,
+    ...(options.now ? { now: options.now } : {}),
     ...(options.keys ? { keys: options.keys } : {}),
     ...(options.mouse !== undefined ? { mouse: options.mouse } : {}),
     ...(options.newMarksFadeMs !== undefined ? { newMarksFadeMs: options.newMarksFadeMs } : {}),

@@ -171,6 +171,17 @@ export async function waitComposer(tui: TestTui, contactId: string): Promise<str
   );
 }
 
+/** The question before a send, whether it asks for y or for a typed word (no consent on record: send). */
+export const SEND_QUESTION = /\? y\/n|\? Type (send|override), then enter/;
+
+/** Answers yes to the send question on screen: y, or the word it asks for and enter. */
+export async function confirmTheSend(tui: TestTui): Promise<void> {
+  const prompt = tui.state().prompt;
+  if (prompt?.kind !== 'confirm-send') throw new Error('no send question on screen');
+  if (prompt.word === undefined) await tui.press('y');
+  else await tui.press(prompt.word, KEYS.enter);
+}
+
 /** The text typed for a contact, as the store holds it. */
 export const composedText = (tui: TestTui, contactId: string): string =>
   tui.state().composed[contactId]?.text ?? '';

@@ -180,8 +180,12 @@ describe('compose → confirm → send', () => {
 
     await tui.press('Your part arrived');
     await tui.press(KEYS.enter);
-    await tui.waitFor(`Send to ${contact.name} (${contact.phone})? y/n`);
-    await tui.press('y');
+    // No consent record can be known: a single y does not send; typing send does.
+    await tui.waitFor(`Send to ${contact.name} (${contact.phone})? Type send, then enter`);
+    await tui.press('y', KEYS.enter);
+    await tui.waitFor('not sent: type exactly send');
+    expect(wire.writes).toEqual([]);
+    await tui.press(KEYS.backspace, 'send', KEYS.enter);
     await tui.waitFor(`Sent to ${contact.name}.`);
 
     expect(tui.state().outbox).toMatchObject([{ contactId: contact.id, state: 'sent' }]);

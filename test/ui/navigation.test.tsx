@@ -168,7 +168,8 @@ describe('the selection', () => {
     // An enter of its own asks; the y read with it is not an answer either.
     await tui.press(`${KEYS.enter}`);
     await tui.waitFor(/Send to /);
-    await tui.press('n');
+    // esc answers no to the question, whether it asks for y or for a typed word (this contact's consent).
+    await tui.press(KEYS.escape);
     await tui.press(`${KEYS.enter}y`);
     expect(tui.state().composed[contactId]?.text).toBe('hi\ny\ny');
     expect(tui.state().prompt).toBeUndefined();

@@ -11,10 +11,12 @@ import type { Command } from '../../src/ui/commands/command.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import {
   composedText,
+  confirmTheSend,
   draftWithItsAction,
   inboxLeadWhere,
   outboundTo,
   recordWire,
+  SEND_QUESTION,
   selectLeadByPhone,
   waitComposer,
   waitStartup,
@@ -133,7 +135,9 @@ describe('a read-only key without --read-only', () => {
     await tui.press('c');
     await waitComposer(tui, contact.id);
     await tui.press('Are you home today?');
-    await tui.press(KEYS.enter, 'y');
+    await tui.press(KEYS.enter);
+    await tui.waitFor(SEND_QUESTION);
+    await confirmTheSend(tui);
 
     const frame = await tui.waitFor((f, state) => state.readOnly && f.includes('[READ-ONLY]'));
     expect(tui.state().readOnlyReason).toBe('server');

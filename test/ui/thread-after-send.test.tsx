@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { HOSTILE_CONTACT_NAME } from '../../src/sim/demo-content.js';
 import type { AppState } from '../../src/store/app-store.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
-import { faultOnNext, recordWire } from '../support/write-flows.js';
+import { confirmTheSend, faultOnNext, recordWire, SEND_QUESTION } from '../support/write-flows.js';
 
 const occurrences = (frame: string, text: string) => frame.split(text).length - 1;
 
@@ -26,12 +26,14 @@ describe('the thread after a send', () => {
     const tui = await startTui({ columns: 100, rows: 40 });
     await composeToFirstLead(tui);
     await tui.press('Parts arrive at 3pm', KEYS.enter);
-    await tui.waitFor('? y/n');
-    // The thread's reads wait at the simulator, so that what the screen shows before the service lists
-    // the text can be looked at, however soon the inbox reads the thread again.
+    await tui.waitFor(SEND_QUESTION);
+    // The thread's reads after the send wait at the simulator, so that what the screen shows before the
+    // service lists the text can be looked at, however soon the inbox reads the thread again. (The read
+    // before the send, which looks for texts written meanwhile, goes through.)
     const wire = recordWire(tui.s.sim);
-    wire.hold((request) => request.method === 'GET' && request.path.startsWith('/v1/leads/'));
-    await tui.press('y');
+    const sent = () => tui.s.sim.requests.list().some((request) => request.method === 'POST');
+    wire.hold((request) => request.method === 'GET' && request.path.startsWith('/v1/leads/') && sent());
+    await confirmTheSend(tui);
     await tui.waitFor(/you · .* · sent/);
     expect(occurrences(tui.frame(), 'Parts arrive at 3pm')).toBe(1);
     wire.release();
@@ -47,7 +49,7 @@ describe('ctrl-c at a confirmation', () => {
     const tui = await startTui({ columns: 100, rows: 40 });
     await composeToFirstLead(tui);
     await tui.press('Kept text', KEYS.enter);
-    await tui.waitFor('? y/n');
+    await tui.waitFor(SEND_QUESTION);
     await tui.press(KEYS.ctrlC);
     await tui.waitFor('Quit anyway? y/n');
     expect(tui.quitRequested).toBe(false);

@@ -15,11 +15,14 @@ export function contextOf(state: AppState): KeyContext {
   // The question a refused key's screen asks before quitting is answered there.
   if (state.prompt?.kind === 'confirm-quit') return 'prompt';
   if (state.fatal) return 'fatal';
+  if (state.prompt?.kind === 'confirm-send' && state.prompt.word !== undefined && !state.prompt.checking)
+    return 'confirm';
   if (state.prompt) return 'prompt';
   if (state.view === 'wallboard') return 'wallboard';
   if (state.helpOpen) return 'help';
   if (state.logOpen) return 'log';
   if (state.palette) return 'palette';
+  if (state.templatePicker && state.composer) return 'templates';
   if (state.composer || state.composerWaiting) return 'composer';
   if (state.searching) return 'search';
   return `pane:${state.focus}`;
@@ -72,7 +75,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       }
       const context = contextOf(state);
       // A question wants a deliberate key of its own: keys read with the one that asked it are not answers.
-      if (context === 'prompt' && !ui.mayAnswer(batch.id)) return;
+      if ((context === 'prompt' || context === 'confirm') && !ui.mayAnswer(batch.id)) return;
       if (event.kind === 'paste') {
         if (TEXT_CONTEXTS.has(context)) ui.typeText(event.text);
         return;

@@ -15,9 +15,11 @@ export type KeyContext =
   | 'fatal'
   | 'wallboard'
   | 'prompt'
+  | 'confirm'
   | 'help'
   | 'log'
   | 'palette'
+  | 'templates'
   | 'composer'
   | 'search'
   | `pane:${string}`;
@@ -31,12 +33,16 @@ export function modesOf(context: KeyContext): readonly Mode[] {
       return ['wallboard', 'always'];
     case 'prompt':
       return ['prompt', 'always'];
+    case 'confirm':
+      return ['confirm', 'edit', 'always'];
     case 'help':
       return ['help', 'always'];
     case 'log':
       return ['log', 'always'];
     case 'palette':
       return ['palette', 'edit', 'always'];
+    case 'templates':
+      return ['templates', 'edit', 'always'];
     case 'composer':
       return ['composer', 'edit', 'always'];
     case 'search':
@@ -47,16 +53,24 @@ export function modesOf(context: KeyContext): readonly Mode[] {
 }
 
 /** Contexts in which printable keys are text, not commands. */
-export const TEXT_CONTEXTS: ReadonlySet<KeyContext> = new Set(['palette', 'composer', 'search']);
+export const TEXT_CONTEXTS: ReadonlySet<KeyContext> = new Set([
+  'palette',
+  'templates',
+  'composer',
+  'search',
+  'confirm',
+]);
 
 export function allContexts(): KeyContext[] {
   return [
     'fatal',
     'wallboard',
     'prompt',
+    'confirm',
     'help',
     'log',
     'palette',
+    'templates',
     'composer',
     'search',
     ...PANES.map((pane) => `pane:${pane.id}` as const),

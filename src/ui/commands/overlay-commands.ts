@@ -26,6 +26,28 @@ export const PROMPT_COMMANDS: readonly Command[] = [
   },
 ];
 
+/** A question that wants a word typed (send, override): enter checks the word, esc goes back to the text. */
+export const CONFIRM_COMMANDS: readonly Command[] = [
+  {
+    id: 'confirm.submit',
+    mode: 'confirm',
+    keys: ['enter'],
+    label: 'send, once the word the question asks for is typed',
+    hint: 'send',
+    inPalette: false,
+    run: (context) => context.ui.submitTyped(),
+  },
+  {
+    id: 'confirm.cancel',
+    mode: 'confirm',
+    keys: ['esc'],
+    label: 'no: back to the text',
+    hint: 'back',
+    inPalette: false,
+    run: (context) => context.ui.answer(false),
+  },
+];
+
 export const HELP_COMMANDS: readonly Command[] = [
   {
     id: 'help.close',

@@ -131,6 +131,35 @@ export const COMPOSER_COMMANDS: readonly Command[] = [
     run: (context) => context.ui.editLine((line) => insertText(line, '\n')),
   },
   {
+    id: 'composer.templates',
+    mode: 'composer',
+    keys: ['ctrl-t'],
+    label: 'canned replies: pick a template, filled in for this customer',
+    hint: 'templates',
+    inPalette: false,
+    when: (context) => {
+      const state = context.state();
+      if (!state.composer) return "the lead's contact is still being read";
+      if (state.templatesProblem) return state.templatesProblem.replace(/\.$/, '');
+      return state.templates.length > 0 ? true : 'templates.json has no templates';
+    },
+    run: (context) => context.ui.openTemplates(),
+  },
+  {
+    id: 'composer.editor',
+    mode: 'composer',
+    keys: ['ctrl-g'],
+    label: 'edit the text in your editor ($EDITOR, then $VISUAL, then vi)',
+    hint: 'editor',
+    inPalette: false,
+    when: (context) => {
+      if (!context.ui.editorAvailable()) return 'an editor can be opened only from a terminal';
+      // The text moves to the contact's once the lead is read: edited meanwhile, it would land in the old place.
+      return context.state().composer ? true : "the lead's contact is still being read";
+    },
+    run: (context) => context.ui.openEditor(),
+  },
+  {
     id: 'composer.close',
     mode: 'composer',
     keys: ['esc'],
@@ -138,6 +167,43 @@ export const COMPOSER_COMMANDS: readonly Command[] = [
     hint: 'close (text kept)',
     inPalette: false,
     run: (context) => context.ui.closeComposer(),
+  },
+];
+
+export const TEMPLATE_COMMANDS: readonly Command[] = [
+  {
+    id: 'templates.insert',
+    mode: 'templates',
+    keys: ['enter'],
+    label: 'put the highlighted template, filled in, into the text at the cursor',
+    hint: 'insert',
+    inPalette: false,
+    run: (context) => context.ui.insertTemplate(),
+  },
+  {
+    id: 'templates.close',
+    mode: 'templates',
+    keys: ['esc'],
+    label: 'close the templates, back to the text',
+    hint: 'close',
+    inPalette: false,
+    run: (context) => context.ui.closeTemplates(),
+  },
+  {
+    id: 'templates.down',
+    mode: 'templates',
+    keys: ['down', 'ctrl-n', 'tab'],
+    label: 'next template',
+    inPalette: false,
+    run: (context) => context.ui.moveTemplates(1),
+  },
+  {
+    id: 'templates.up',
+    mode: 'templates',
+    keys: ['up', 'ctrl-p', 'shift-tab'],
+    label: 'previous template',
+    inPalette: false,
+    run: (context) => context.ui.moveTemplates(-1),
   },
 ];
 

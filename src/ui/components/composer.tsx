@@ -1,84 +1,319 @@
 /**
- * The inline composer: recipient, the text with its cursor, characters and
- * SMS segments, and a warning when there is no consent on record or it was
- * not given. Enter asks "send to NAME (PHONE)? y/n"; esc closes it and keeps
- * the text for this contact.
+ * The inline composer and the question before sending.
+ *
+ * The composer: recipient, characters and SMS segments, what the pre-send
+ * checks find as the text is written (consent, texting not live, an opt-out,
+ * quiet hours, texts that arrived meanwhile), and the text with its cursor.
+ * It grows with its text up to a third of the screen, and scrolls to keep
+ * the cursor's row in view. Enter asks "Send to NAME (PHONE)?"; esc closes
+ * it and keeps the text for this contact.
+ *
+ * The question shows the whole text as it will be sent, the recipient, the
+ * segment count and every finding, and what to press or type to send.
  */
 import { Box } from 'ink';
+import { useMemo, useRef } from 'react';
+import type { AppState, ComposerTarget, ConfirmSend } from '../../store/app-store.js';
 import { waitingKey } from '../../store/app-store.js';
-import { emptyLine } from '../../store/line-editor.js';
+import { emptyLine, type LineText } from '../../store/line-editor.js';
 import { consentFor } from '../../store/selectors.js';
-import { useAppState, useTheme } from '../app-context.js';
+import { type Finding, preSendChecks } from '../../user-actions/pre-send-checks.js';
+import { preSendFacts } from '../../user-actions/pre-send-facts.js';
+import { useAppState, useClockNow, useTheme } from '../app-context.js';
 import { block, dateTime, oneLine } from '../format.js';
-import { smsInfo } from '../sms-info.js';
+import { type SmsInfo, smsInfo } from '../sms-info.js';
+import { cursorRowOf, scrollTo, type WrappedRow, wrapRows } from '../wrap-rows.js';
 import { Text } from './text.js';
 
-export const COMPOSER_ROWS = 6;
+/** The composer's smallest height: border, counts, one line of findings, two rows of text. */
+export const COMPOSER_MIN_ROWS = 6;
+/** Border (2) and the counts line. */
+const FRAME_ROWS = 3;
+/** Rows the panes keep, however large the question. */
+const PANES_MIN_ROWS = 3;
+/** Header, tabs, status bar and the line Ink keeps free. */
+const CHROME_ROWS = 3 + 2 + 1;
 
-export function Composer() {
-  const theme = useTheme();
-  const target = useAppState(
-    (state) => state.composer ?? (state.prompt?.kind === 'confirm-send' ? state.prompt.target : undefined),
+interface ComposerSlices {
+  composer: AppState['composer'];
+  waiting: AppState['composerWaiting'];
+  prompt: ConfirmSend | undefined;
+  line: LineText;
+  leads: AppState['leads'];
+  texting: AppState['texting'];
+  me: AppState['me'];
+  columns: number;
+  rows: number;
+  timeZone: string;
+}
+
+function slicesOf(state: AppState): ComposerSlices {
+  const prompt = state.prompt?.kind === 'confirm-send' ? state.prompt : undefined;
+  const key =
+    state.composer?.contactId ??
+    prompt?.target.contactId ??
+    (state.composerWaiting ? waitingKey(state.composerWaiting.leadId) : undefined);
+  return {
+    composer: state.composer,
+    waiting: state.composerWaiting,
+    prompt,
+    line: key ? (state.composed[key] ?? emptyLine) : emptyLine,
+    leads: state.leads,
+    texting: state.texting,
+    me: state.me,
+    columns: state.columns,
+    rows: state.rows,
+    timeZone: state.timeZone,
+  };
+}
+
+export type ComposerView =
+  | { kind: 'none'; height: 0 }
+  | {
+      kind: 'compose';
+      height: number;
+      name: string;
+      phone: string;
+      info: SmsInfo;
+      target?: ComposerTarget;
+      /** The consent record, as the target has it or as a lead of this contact read since shows it. */
+      consent: ComposerTarget['consent'];
+      findings: readonly Finding[];
+      /** How many finding lines fit. */
+      findingRows: number;
+      line: LineText;
+      rows: WrappedRow[];
+      textRows: number;
+      cursorRow: number;
+    }
+  | {
+      kind: 'confirm';
+      height: number;
+      prompt: ConfirmSend;
+      info: SmsInfo;
+      bodyRows: WrappedRow[];
+      /** Rows of the body shown (all of it, unless the terminal is too small). */
+      bodyShown: number;
+      width: number;
+    };
+
+/** Columns of text inside the box: the border and one column of padding each side. */
+const innerWidth = (columns: number) => Math.max(10, columns - 4);
+
+function viewOf(slices: ComposerSlices, now: number): ComposerView {
+  const width = innerWidth(slices.columns);
+  if (slices.prompt) {
+    const { prompt } = slices;
+    const bodyRows = wrapRows(prompt.body, width);
+    const findingRows = (prompt.findings ?? []).reduce(
+      (sum, finding) => sum + wrapRows(`⚠ ${finding.message}`, width).length,
+      0,
+    );
+    const extra = (prompt.word !== undefined ? 1 : 0) + (prompt.checking ? 1 : 0);
+    const max = Math.max(COMPOSER_MIN_ROWS, slices.rows - CHROME_ROWS - PANES_MIN_ROWS);
+    const wanted = FRAME_ROWS + bodyRows.length + findingRows + extra;
+    // Too tall for this terminal: the text's last rows give way to a line that says so.
+    const bodyShown = wanted <= max ? bodyRows.length : Math.max(1, bodyRows.length - (wanted - max) - 1);
+    return {
+      kind: 'confirm',
+      height: Math.min(wanted, max),
+      prompt,
+      info: smsInfo(prompt.body),
+      bodyRows,
+      bodyShown,
+      width,
+    };
+  }
+  if (!slices.composer && !slices.waiting) return { kind: 'none', height: 0 };
+  const target = slices.composer;
+  const text = slices.line.text;
+  const findings = target
+    ? preSendChecks(
+        preSendFacts(
+          { leads: slices.leads, texting: slices.texting, me: slices.me, timeZone: slices.timeZone },
+          target,
+          text,
+          now,
+        ),
+      )
+    : [];
+  // One column is left for the cursor after the last character of a full row.
+  const rows = wrapRows(text, width - 1);
+  const max = Math.max(COMPOSER_MIN_ROWS, Math.floor(slices.rows / 3));
+  const findingRows = Math.max(1, Math.min(findings.length, max - FRAME_ROWS - 2));
+  const textRows = Math.max(2, Math.min(rows.length, max - FRAME_ROWS - findingRows));
+  return {
+    kind: 'compose',
+    height: FRAME_ROWS + findingRows + textRows,
+    name: target?.name ?? slices.waiting?.name ?? '',
+    phone: target?.phone ?? slices.waiting?.phone ?? '',
+    info: smsInfo(text),
+    ...(target ? { target } : {}),
+    consent: target
+      ? target.consent !== undefined
+        ? target.consent
+        : consentFor(slices, target.contactId)
+      : undefined,
+    findings,
+    findingRows,
+    line: slices.line,
+    rows,
+    textRows,
+    cursorRow: cursorRowOf(rows, slices.line.cursor),
+  };
+}
+
+/** What the composer area shows now, and its height (the root lays the panes out around it). */
+export function useComposerView(): ComposerView {
+  const slices = useAppState(slicesOf);
+  const now = useClockNow();
+  const { composer, waiting, prompt, line, leads, texting, me, columns, rows, timeZone } = slices;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the slices are the inputs, compared one by one.
+  return useMemo(
+    () => viewOf(slices, now),
+    [composer, waiting, prompt, line, leads, texting, me, columns, rows, timeZone, now],
   );
-  const waiting = useAppState((state) => state.composerWaiting);
-  const line = useAppState((state) => {
-    const key =
-      state.composer?.contactId ??
-      (state.prompt?.kind === 'confirm-send' ? state.prompt.target.contactId : undefined) ??
-      (state.composerWaiting ? waitingKey(state.composerWaiting.leadId) : undefined);
-    return key ? (state.composed[key] ?? emptyLine) : emptyLine;
-  });
-  // A lead of this contact may arrive while the composer is open (see the contacts pane's `c`).
-  const liveConsent = useAppState((state) => (target ? consentFor(state, target.contactId) : undefined));
-  if (!target && !waiting) return null;
-  const info = smsInfo(line.text);
-  const before = block(line.text.slice(0, line.cursor));
-  const after = block(line.text.slice(line.cursor));
-  const consent = target ? (target.consent !== undefined ? target.consent : liveConsent) : undefined;
-  const name = target?.name ?? waiting?.name ?? '';
-  const phone = target?.phone ?? waiting?.phone ?? '';
+}
+
+const LEVEL_ROLE = { block: 'danger', strong: 'danger', warn: 'warning' } as const;
+
+function Counts({ name, phone, info }: { name: string; phone: string; info: SmsInfo }) {
+  const theme = useTheme();
+  return (
+    <Text wrap="truncate-end">
+      <Text bold>To {oneLine(name)}</Text> ({oneLine(phone)}) · {info.characters} characters · {info.segments}{' '}
+      {info.segments === 1 ? 'segment' : 'segments'} ({info.encoding})
+      {info.tooLong ? <Text color={theme.danger}> · too long to send</Text> : null}
+    </Text>
+  );
+}
+
+/** One row of the text, with the cursor drawn on it when it is there. */
+function TextRow({ text, row, cursor }: { text: string; row: WrappedRow; cursor?: number }) {
+  if (cursor === undefined)
+    return <Text wrap="truncate-end">{block(text.slice(row.start, row.end)) || ' '}</Text>;
+  const before = block(text.slice(row.start, cursor));
+  const rest = text.slice(cursor, row.end);
+  const [under = ' '] = rest;
+  return (
+    <Text wrap="truncate-end">
+      {before}
+      <Text inverse>{under === ' ' ? ' ' : block(under)}</Text>
+      {block(rest.slice(under.length))}
+    </Text>
+  );
+}
+
+function ComposeBox({ view }: { view: Extract<ComposerView, { kind: 'compose' }> }) {
+  const theme = useTheme();
+  const top = useRef(0);
+  top.current = scrollTo(top.current, view.cursorRow, view.textRows, view.rows.length);
+  const shown = view.rows.slice(top.current, top.current + view.textRows);
+  const { consent } = view;
+  const above = top.current;
+  const below = Math.max(0, view.rows.length - top.current - view.textRows);
   return (
     <Box
       flexDirection="column"
-      height={COMPOSER_ROWS}
+      height={view.height}
       borderStyle="round"
       borderColor={theme.accent}
       paddingX={1}
       overflow="hidden"
     >
-      <Text wrap="truncate-end">
-        <Text bold>To {oneLine(name)}</Text> ({oneLine(phone)}) · {info.characters} characters ·{' '}
-        {info.segments} {info.segments === 1 ? 'segment' : 'segments'} ({info.encoding})
-        {info.tooLong ? <Text color={theme.danger}> · too long to send</Text> : null}
-      </Text>
-      {!target ? (
+      <Counts name={view.name} phone={view.phone} info={view.info} />
+      {!view.target ? (
         <Text color={theme.accent} wrap="truncate-end">
           Reading this lead's contact… type away: the text is kept.
         </Text>
-      ) : consent === null ? (
-        <Text color={theme.danger} wrap="truncate-end">
-          ⚠ No consent on record for this number.
-        </Text>
-      ) : consent === undefined ? (
-        <Text color={theme.warning} wrap="truncate-end">
-          ⚠ Consent unknown: open one of this contact's leads to see their consent record.
-        </Text>
-      ) : consent.given ? (
+      ) : view.findings.length === 0 ? (
         <Text color={theme.success} wrap="truncate-end">
-          consent given {dateTime(consent.recordedAt)}
+          {consent ? `consent given ${dateTime(consent.recordedAt)}` : 'ready to send'}
+          {above > 0 || below > 0
+            ? ` · rows ${above + 1}–${above + shown.length} of ${view.rows.length}`
+            : ''}
         </Text>
       ) : (
-        <Text color={theme.danger} wrap="truncate-end">
-          ⚠ Consent NOT given (recorded {dateTime(consent.recordedAt)}).
-        </Text>
+        view.findings.slice(0, view.findingRows).map((finding) => (
+          <Text
+            key={`${finding.check}:${finding.message}`}
+            color={theme[LEVEL_ROLE[finding.level]]}
+            wrap="truncate-end"
+          >
+            ⚠ {finding.message}
+          </Text>
+        ))
       )}
-      <Box height={2} overflow="hidden">
-        <Text wrap="wrap">
-          {before}
-          <Text inverse>{after.slice(0, 1) || ' '}</Text>
-          {after.slice(1)}
-        </Text>
-      </Box>
+      {shown.map((row, index) => {
+        const at = top.current + index;
+        return (
+          <TextRow
+            key={at}
+            text={view.line.text}
+            row={row}
+            {...(at === view.cursorRow ? { cursor: view.line.cursor } : {})}
+          />
+        );
+      })}
     </Box>
   );
+}
+
+function ConfirmBox({ view }: { view: Extract<ComposerView, { kind: 'confirm' }> }) {
+  const theme = useTheme();
+  const { prompt } = view;
+  const hidden = view.bodyRows.length - view.bodyShown;
+  return (
+    <Box
+      flexDirection="column"
+      height={view.height}
+      borderStyle="double"
+      borderColor={prompt.word !== undefined ? theme.danger : theme.accent}
+      paddingX={1}
+      overflow="hidden"
+    >
+      <Counts name={prompt.target.name} phone={prompt.target.phone} info={view.info} />
+      {view.bodyRows.slice(0, view.bodyShown).map((row) => (
+        <TextRow key={row.start} text={prompt.body} row={row} />
+      ))}
+      {hidden > 0 ? (
+        <Text color={theme.warning} wrap="truncate-end">
+          … {hidden} more {hidden === 1 ? 'row' : 'rows'} of this text (make the terminal taller to see it
+          all)
+        </Text>
+      ) : null}
+      {(prompt.findings ?? []).map((finding) => (
+        <Text
+          key={`${finding.check}:${finding.message}`}
+          color={theme[LEVEL_ROLE[finding.level]]}
+          wrap="wrap"
+        >
+          ⚠ {finding.message}
+        </Text>
+      ))}
+      {prompt.checking ? (
+        <Text color={theme.accent} wrap="truncate-end">
+          Reading the thread again: did anyone write meanwhile?
+        </Text>
+      ) : prompt.word !== undefined ? (
+        <Text wrap="truncate-end">
+          <Text bold>Type {prompt.word} and press enter to send: </Text>
+          {oneLine(prompt.typed?.text ?? '')}
+          <Text inverse> </Text>
+          {prompt.mistyped ? (
+            <Text color={theme.danger}>
+              {' '}
+              · not sent: type exactly {prompt.word}, or esc to go back to the text
+            </Text>
+          ) : null}
+        </Text>
+      ) : null}
+    </Box>
+  );
+}
+
+export function Composer() {
+  const view = useComposerView();
+  if (view.kind === 'none') return null;
+  return view.kind === 'confirm' ? <ConfirmBox view={view} /> : <ComposeBox view={view} />;
 }

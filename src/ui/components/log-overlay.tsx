@@ -4,11 +4,12 @@
  * message): it passes the one Text component like everything else.
  */
 import { Box } from 'ink';
-import { useAppState } from '../app-context.js';
+import { useAppState, useTheme } from '../app-context.js';
 import { block } from '../format.js';
+import { fg } from '../theme.js';
 import { Text } from './text.js';
 
-const TONE_COLOR = { info: undefined, success: 'green', warning: 'yellow', error: 'red' } as const;
+const TONE_ROLE = { info: undefined, success: 'success', warning: 'warning', error: 'danger' } as const;
 
 /** Local time of day, "14:03:07". */
 const clock = (at: number) => {
@@ -19,6 +20,7 @@ const clock = (at: number) => {
 };
 
 export function LogOverlay({ height }: { height: number }) {
+  const theme = useTheme();
   const log = useAppState((state) => state.log);
   const scroll = useAppState((state) => state.logScroll);
   const newestFirst = [...log].reverse();
@@ -29,11 +31,11 @@ export function LogOverlay({ height }: { height: number }) {
       flexDirection="column"
       height={height}
       borderStyle="double"
-      borderColor="cyan"
+      borderColor={theme.accent}
       paddingX={1}
       overflow="hidden"
     >
-      <Text bold color="cyan" wrap="truncate-end">
+      <Text bold color={theme.accent} wrap="truncate-end">
         Message log — {log.length === 1 ? '1 message' : `${log.length} messages`}, newest first
         {first > 0 ? ` · ${first} newer above (k)` : ''}
       </Text>
@@ -45,7 +47,7 @@ export function LogOverlay({ height }: { height: number }) {
             <Text dimColor>{clock(notice.at)}</Text>
           </Box>
           <Box flexGrow={1} flexBasis={0}>
-            <Text wrap="wrap" {...(TONE_COLOR[notice.tone] ? { color: TONE_COLOR[notice.tone] } : {})}>
+            <Text wrap="wrap" {...fg(TONE_ROLE[notice.tone] && theme[TONE_ROLE[notice.tone] ?? 'danger'])}>
               {block(notice.text)}
             </Text>
           </Box>

@@ -19,7 +19,19 @@ function PromptText({ prompt }: { prompt: NonNullable<AppState['prompt']> }) {
   const theme = useTheme();
   switch (prompt.kind) {
     case 'confirm-send':
-      return (
+      if (prompt.checking)
+        return (
+          <Text color={theme.accent} bold wrap="truncate-end">
+            Sending to {oneLine(prompt.target.name)} ({oneLine(prompt.target.phone)}) once the thread is read
+            again · esc: no
+          </Text>
+        );
+      return prompt.word !== undefined ? (
+        <Text color={theme.danger} bold wrap="truncate-end">
+          Send to {oneLine(prompt.target.name)} ({oneLine(prompt.target.phone)})? Type {prompt.word}, then
+          enter · esc: no
+        </Text>
+      ) : (
         <Text color={theme.accent} bold wrap="truncate-end">
           Send to {oneLine(prompt.target.name)} ({oneLine(prompt.target.phone)})? y/n
         </Text>
