@@ -229,7 +229,7 @@ export class Poller {
     const slotAt = this.budget.nextSlotAt();
     if (slotAt > now) return this.sleepUntil(slotAt);
     // Background reads leave part of the budget to staff; a key press may use it.
-    const reserve = Math.ceil(this.budget.maxPerMinute * RESERVED_FOR_USERS);
+    const reserve = Math.ceil(this.budget.limit * RESERVED_FOR_USERS);
     if (!next.urgent && this.budget.available <= reserve) {
       return this.sleepUntil(Math.max(this.budget.nextSlotAt(), now + 1_000));
     }

@@ -126,7 +126,8 @@ export function createSession(options: SessionOptions): Session {
       afterAttempt: (_request, error) => {
         if (error?.code !== 'rate_limited') return;
         const until = now() + (error.retryAfter ?? 60) * 1000;
-        budget.pauseUntil(until);
+        // Another user's inbox or another machine shares the key: pause, and halve the rate (AIMD).
+        budget.rateLimited(until);
         store.setState({ connection: { state: 'rate_limited', until } });
       },
     });
