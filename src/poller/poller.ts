@@ -12,6 +12,7 @@ import type { ShopClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
 import type { AppStore } from '../store/app-store.js';
+import { readSlot } from './read-slot.js';
 import {
   DEFAULT_INTERVALS,
   NOTHING_VISIBLE,
@@ -116,10 +117,14 @@ export class Poller {
     const controller = new AbortController();
     this.inFlight = controller;
     try {
-      const first = dedupe([{ kind: 'me' }, ...this.visibleSlots(this.store.getState())]);
+      // What the hub of this box already handed over is on screen: not read again.
+      const first = dedupe([{ kind: 'me' }, ...this.visibleSlots(this.store.getState())]).filter(
+        (slot) => !this.lastRead.has(slotKey(slot)),
+      );
       await Promise.all(first.map((slot) => this.readOne(slot, controller.signal)));
-      const read = new Set(first.map(slotKey));
-      const then = this.visibleSlots(this.store.getState()).filter((slot) => !read.has(slotKey(slot)));
+      const then = this.visibleSlots(this.store.getState()).filter(
+        (slot) => !this.lastRead.has(slotKey(slot)),
+      );
       if (this.running && !controller.signal.aborted && !this.store.getState().fatal)
         await Promise.all(then.map((slot) => this.readOne(slot, controller.signal)));
     } finally {
@@ -168,6 +173,22 @@ export class Poller {
     for (const slot of slots) this.urgent.set(slotKey(slot), slot);
     this.wake();
   }
+
+  /**
+   * A read made elsewhere (by the hub of this box, or by this hub for another
+   * terminal): stored like one of this poller's own, and counted as read, so
+   * that it is not read again before its time.
+   */
+  accept(slot: Slot, data: SlotData, at: number): void {
+    const key = slotKey(slot);
+    if ((this.lastRead.get(key) ?? 0) > at) return;
+    this.lastRead.set(key, at);
+    storeData(this.store, slot, data, at);
+    this.onData?.(slot, data, at);
+  }
+
+  /** Called with every read this poller stores (a hub hands them to the other terminals). */
+  onData: ((slot: Slot, data: SlotData, at: number) => void) | undefined;
 
   /** A refresh key skips the backoff wait (not a 429's pause, which the budget keeps). */
   private retryNow(): void {
@@ -253,9 +274,7 @@ export class Poller {
     markLoading(this.store, slot);
     try {
       const data = await this.fetch(slot, signal);
-      const at = this.now();
-      this.lastRead.set(slotKey(slot), at);
-      storeData(this.store, slot, data, at);
+      this.accept(slot, data, this.now());
       this.recovered();
     } catch (error) {
       const at = this.now();
@@ -267,30 +286,7 @@ export class Poller {
 
   private fetch(slot: Slot, signal: AbortSignal): Promise<SlotData> {
     // One attempt per read: the poller's own backoff decides when to try again.
-    const call = { signal, maxAttempts: 1 };
-    const limit = this.pageSize;
-    switch (slot.kind) {
-      case 'me':
-        return this.client.getMe(call);
-      case 'today':
-        return this.client.getToday({ limit }, call);
-      case 'billing':
-        return this.client.getBilling(call);
-      case 'texting':
-        return this.client.getTexting(call);
-      case 'apiSpec':
-        return this.client.getOpenApi(call);
-      case 'inbox':
-        return this.client.getInbox({ filter: slot.filter, limit }, call);
-      case 'contacts':
-        return this.client.getContacts({ ...(slot.query ? { q: slot.query } : {}), limit }, call);
-      case 'lead':
-        return this.client.getLead(slot.id, { limit: 100 }, call);
-      case 'reviews':
-        return this.client.getReviews({ limit }, call);
-      case 'actions':
-        return this.client.getActions({ status: slot.status, limit }, call);
-    }
+    return readSlot(this.client, slot, { signal, maxAttempts: 1 }, this.pageSize);
   }
 
   private recovered(): void {

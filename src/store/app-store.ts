@@ -201,7 +201,24 @@ export interface AppState {
   connection: Connection;
   seen: SeenState;
   quitting: boolean;
+  /** The other terminals of this user, shop and key on this box (through its hub). */
+  presence: Presence;
+  /** How this terminal reads the shop: as the box's hub, through it, or on its own (and why). */
+  sharing?: Sharing;
 }
+
+export interface Presence {
+  /** Other terminals open on this shop and key. */
+  others: number;
+  /** Contacts another terminal's composer is open on. */
+  composingElsewhere: string[];
+}
+
+export type Sharing =
+  | { role: 'hub' }
+  | { role: 'client'; since: number }
+  /** Polling on its own: no hub could be used (why), or the hub went away and none took over yet. */
+  | { role: 'alone'; why: string };
 
 export type AppStore = StoreApi<AppState>;
 
@@ -243,6 +260,7 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     connection: { state: 'ok' },
     seen: emptySeen(),
     quitting: false,
+    presence: { others: 0, composingElsewhere: [] },
   };
 }
 

@@ -1,0 +1,79 @@
+/**
+ * The hub and its clients in one test process, over the real Unix socket
+ * and the real simulator: election, reads handed out, a client's read asked
+ * of the hub, a client's write made through the hub's budget, presence, and
+ * a new hub when the first one closes.
+ */
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hubSocketPath } from '../../src/hub/hub-paths.js';
+import { type Sharer, shareSession } from '../../src/hub/share-session.js';
+import { createSession, type Session } from '../../src/session/create-session.js';
+import { startSim, type TestSim } from '../support/sim.js';
+import { until } from '../support/until.js';
+
+const open: Array<{ session: Session; sharer: Sharer }> = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  for (const { session } of open.splice(0)) session.close();
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function runtimeDir(): Promise<NodeJS.ProcessEnv> {
+  const dir = await mkdtemp(join(tmpdir(), 'hub-'));
+  dirs.push(dir);
+  return { XDG_RUNTIME_DIR: join(dir, 'run'), XDG_STATE_HOME: join(dir, 'state'), HOME: dir };
+}
+
+async function terminal(test: TestSim, env: NodeJS.ProcessEnv, extra: Partial<Parameters<typeof createSession>[0]> = {}) {
+  const session = createSession({
+    baseUrl: test.baseUrl,
+    apiKey: test.sim.tokens.write,
+    visibleSlots: () => [{ kind: 'inbox', filter: 'open' }],
+    intervals: { visibleMs: 1_000, headerMs: 2_000, backgroundMs: 60_000, rareMs: 300_000 },
+    ...extra,
+  });
+  const sharer = shareSession(session, { env, baseUrl: test.baseUrl, apiKey: test.sim.tokens.write });
+  open.push({ session, sharer });
+  const sharing = await sharer.ready;
+  session.start();
+  return { session, sharer, sharing };
+}
+
+describe('the hub of a box', () => {
+  it('the first terminal becomes the hub on a 0600 socket in a 0700 directory; the next ones its clients', async () => {
+    const test = await startSim();
+    const env = await runtimeDir();
+    const a = await terminal(test, env);
+    const b = await terminal(test, env);
+    const c = await terminal(test, env);
+    expect([a.sharing.role, b.sharing.role, c.sharing.role]).toEqual(['hub', 'client', 'client']);
+    const socket = hubSocketPath(env, test.baseUrl, test.sim.tokens.write);
+    expect((await stat(socket)).mode & 0o777).toBe(0o600);
+    expect((await stat(join(env.XDG_RUNTIME_DIR as string, 'shop-inbox'))).mode & 0o777).toBe(0o700);
+    // The key never appears in the socket's name.
+    expect(socket).not.toContain(test.sim.tokens.write);
+    // The clients show what the hub read, and see the two other terminals.
+    await until(() => (c.session.store.getState().inbox.open.data ? true : undefined));
+    await until(() => (a.session.store.getState().presence.others === 2 ? true : undefined));
+    expect(b.session.store.getState().presence.others).toBe(2);
+  });
+
+  it('three terminals read the shop about as often as one', async () => {
+    const test = await startSim();
+    const env = await runtimeDir();
+    await terminal(test, env);
+    await terminal(test, env);
+    await terminal(test, env);
+    await new Promise((resolve) => setTimeout(resolve, 4_500));
+    const shared = (await test.requests()).length;
+    const alone = await startSim();
+    await terminal(alone, await runtimeDir());
+    await new Promise((resolve) => setTimeout(resolve, 4_500));
+    const single = (await alone.requests()).length;
+    expect(shared).toBeLessThanOrEqual(Math.ceil(single * 1.25));
+  }, 20_000);
+});
