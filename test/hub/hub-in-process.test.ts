@@ -28,7 +28,11 @@ async function runtimeDir(): Promise<NodeJS.ProcessEnv> {
   return { XDG_RUNTIME_DIR: join(dir, 'run'), XDG_STATE_HOME: join(dir, 'state'), HOME: dir };
 }
 
-async function terminal(test: TestSim, env: NodeJS.ProcessEnv, extra: Partial<Parameters<typeof createSession>[0]> = {}) {
+async function terminal(
+  test: TestSim,
+  env: NodeJS.ProcessEnv,
+  extra: Partial<Parameters<typeof createSession>[0]> = {},
+) {
   const session = createSession({
     baseUrl: test.baseUrl,
     apiKey: test.sim.tokens.write,
