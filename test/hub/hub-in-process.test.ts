@@ -81,3 +81,77 @@ describe('the hub of a box', () => {
     expect(shared).toBeLessThanOrEqual(Math.ceil(single * 1.25));
   }, 20_000);
 });
+
+describe('a hostile hub', () => {
+  async function fakeHub(lines: (socket: import('node:net').Socket) => void) {
+    const env = await runtimeDir();
+    const { createServer } = await import('node:net');
+    const { checkHubDir, hubDir } = await import('../../src/hub/hub-paths.js');
+    const socketPath = join(hubDir(env), 'hub-test.sock');
+    await checkHubDir(hubDir(env), socketPath);
+    const server = createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () => lines(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    return { socketPath, close: () => server.close() };
+  }
+
+  it('passes on only shop data that fits the API contract, and drops the link on garbage or an endless line', async () => {
+    const { linkToHub } = await import('../../src/hub/hub-link.js');
+    const me = (await (await startSim()).client().getMe()) as Record<string, unknown>;
+    const hostileName = '\u001b]0;owned\u0007\u001b[2J Evil \u202e shop';
+    const hub = await fakeHub((socket) => {
+      socket.write(
+        `${JSON.stringify({
+          t: 'welcome',
+          v: 1,
+          reads: [
+            { slot: { kind: 'me' }, data: { ...me, business_name: hostileName }, at: 1 },
+            // Not an inbox at all: dropped.
+            { slot: { kind: 'inbox', filter: 'open' }, data: { open_leads: 'rm -rf /' }, at: 1 },
+          ],
+        })}\n`,
+      );
+      socket.write(
+        `${JSON.stringify({ t: 'data', slot: { kind: 'reviews' }, data: { items: 42 }, at: 2 })}\n`,
+      );
+      socket.write(`${JSON.stringify({ t: 'presence', terminals: 3, composing: ['ct_1'] })}\n`);
+      // A line that never ends, past the 4 MiB cap.
+      socket.write(Buffer.alloc(5 * 1024 * 1024, 0x7b));
+    });
+    const reads: unknown[] = [];
+    const presence: number[] = [];
+    let closed = false;
+    const found = await linkToHub(hub.socketPath, {
+      onRead: (read) => reads.push(read),
+      onPresence: (terminals) => presence.push(terminals),
+      onClose: () => {
+        closed = true;
+      },
+    });
+    expect(found.kind).toBe('linked');
+    if (found.kind !== 'linked') return;
+    // The shop's own answer with a hostile name passes the contract, as it would from the API
+    // (the screen's sanitizer takes it from there); the shapes that do not fit never arrive.
+    expect(found.reads.map((read) => read.slot.kind)).toEqual(['me']);
+    await until(() => (closed ? true : undefined));
+    expect(reads).toEqual([]);
+    expect(presence).toEqual([3]);
+    // A link that closed fails its calls as a network failure would: a text is retried with its key.
+    await expect(found.link.read({ kind: 'me' })).rejects.toMatchObject({ code: 'network' });
+    hub.close();
+  });
+
+  it('a hub that answers with garbage is not followed: the terminal polls on its own', async () => {
+    const { linkToHub } = await import('../../src/hub/hub-link.js');
+    const hub = await fakeHub((socket) => socket.write('HTTP/1.1 200 OK\r\n\r\n\n'));
+    const found = await linkToHub(hub.socketPath, {
+      onRead: () => {},
+      onPresence: () => {},
+      onClose: () => {},
+    });
+    expect(found.kind).toBe('silent');
+    hub.close();
+  });
+});

@@ -217,6 +217,9 @@ describe('terminals of one user, shop and key', () => {
       ),
     ).toBeGreaterThan(0);
     expect(await closedAfter(Buffer.alloc(2 * 1024 * 1024, 0x61))).toBe(0);
+    // The same after a proper hello: the line is cut at 64 KiB, long before the hello timer matters.
+    const hello = Buffer.from(`${JSON.stringify({ t: 'hello', v: 1 })}\n`);
+    expect(await closedAfter(Buffer.concat([hello, Buffer.alloc(2 * 1024 * 1024, 0x61)]))).toBeGreaterThan(0);
     // Silence after connecting: dropped after the hello timeout.
     expect(await closedAfter('')).toBe(0);
     const client = open(test, env);
