@@ -14,7 +14,7 @@ import type { Poller } from '../poller/poller.js';
 import { readSlot } from '../poller/read-slot.js';
 import { type Slot, slotKey } from '../poller/refresh-plan.js';
 import type { SlotData } from '../poller/store-writes.js';
-import type { AppStore } from '../store/app-store.js';
+import { type AppStore, composingContact } from '../store/app-store.js';
 import {
   ClientMessage,
   type HubCall,
@@ -93,7 +93,7 @@ export class HubServer {
     await chmod(this.options.socketPath, 0o600);
     this.options.poller.onData = (slot, data, at) => this.remember(slot, data, at);
     this.unsubscribe = this.options.store.subscribe((state, previous) => {
-      if (state.composer?.contactId !== previous.composer?.contactId) this.sendPresence();
+      if (composingContact(state) !== composingContact(previous)) this.sendPresence();
     });
     this.sendPresence();
   }
@@ -242,7 +242,7 @@ export class HubServer {
 
   /** How many terminals are open, and which contacts are being written to in which. */
   private sendPresence(force = false): void {
-    const own = this.options.store.getState().composer?.contactId ?? null;
+    const own = composingContact(this.options.store.getState());
     const ready = [...this.peers].filter((peer) => peer.ready);
     const composing = [own, ...ready.map((peer) => peer.composing)].filter(
       (contactId): contactId is string => contactId !== null,

@@ -15,8 +15,9 @@
  * own and says so.
  */
 import { unlink } from 'node:fs/promises';
+import { capText } from '../api/limits.js';
 import type { Session } from '../session/create-session.js';
-import type { Sharing } from '../store/app-store.js';
+import { composingContact, type Sharing } from '../store/app-store.js';
 import { type HubLink, linkToHub } from './hub-link.js';
 import { checkHubDir, hubDir, hubSocketPath } from './hub-paths.js';
 import { HubServer, setPresence } from './hub-server.js';
@@ -53,6 +54,8 @@ export function shareSession(session: Session, options: ShareOptions): Sharer {
     setPresence(store, 1, [], null);
     const sharing: Sharing = { role: 'alone', why };
     setSharing(sharing);
+    if (why !== 'closed')
+      store.setState({ notice: { text: capText(why, 200), tone: 'warning', at: Date.now() } });
     return sharing;
   };
 
@@ -126,7 +129,7 @@ export function shareSession(session: Session, options: ShareOptions): Sharer {
       const found = await linkToHub(socketPath, {
         onRead: (read) => poller.accept(read.slot, read.data, read.at),
         onPresence: (terminals, composing) =>
-          setPresence(store, terminals, composing, store.getState().composer?.contactId ?? null),
+          setPresence(store, terminals, composing, composingContact(store.getState())),
         onClose: () => void lost(),
       });
       switch (found.kind) {

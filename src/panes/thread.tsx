@@ -72,6 +72,7 @@ function ThreadPane({ height, width, focused }: PaneProps) {
   });
   const detail = useAppState(openLead);
   const entries = useAppState((state) => threadList(state).rows);
+  const composingElsewhere = useAppState((state) => state.presence.composingElsewhere);
   const selected = useSelectedIndex('thread', threadList);
   const email = useAppState((state) => {
     const contactId = openLead(state)?.contact.id;
@@ -95,6 +96,7 @@ function ThreadPane({ height, width, focused }: PaneProps) {
     );
   }
   const { lead, contact, consent_latest: consent } = detail;
+  const repliedElsewhere = composingElsewhere.includes(contact.id);
   const textWidth = (typeof width === 'number' ? width : columns) - 4;
   // Show the selected entry at the bottom, with as many earlier ones as fit above it.
   const headerRows = 4;
@@ -116,6 +118,11 @@ function ThreadPane({ height, width, focused }: PaneProps) {
       status={<LoadedStatus loaded={loaded} />}
     >
       <Text wrap="truncate-end">
+        {repliedElsewhere ? (
+          <Text color="yellow" bold>
+            being replied to in another terminal ·{' '}
+          </Text>
+        ) : null}
         {oneLine(contact.phone)} · {email ? oneLine(email) : 'no email on file'} · stage{' '}
         {enumLabel(contact.stage)}
       </Text>

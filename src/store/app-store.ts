@@ -93,7 +93,8 @@ export interface WaitingComposer {
 
 /** Every question is bound to its record when it is asked, never to what is selected when y arrives. */
 export type Prompt =
-  | { kind: 'confirm-send'; target: ComposerTarget; body: string }
+  /** `again`: asked a second time, since another terminal is writing to the same contact. */
+  | { kind: 'confirm-send'; target: ComposerTarget; body: string; again?: boolean }
   | { kind: 'confirm-approve'; actionId: string; label: string; concerns: string }
   | { kind: 'confirm-quit'; unsent: number };
 
@@ -212,6 +213,14 @@ export interface Presence {
   others: number;
   /** Contacts another terminal's composer is open on. */
   composingElsewhere: string[];
+}
+
+/** The contact this terminal is writing to: its composer's, or the one its send question is about. */
+export function composingContact(state: Pick<AppState, 'composer' | 'prompt'>): string | null {
+  return (
+    state.composer?.contactId ??
+    (state.prompt?.kind === 'confirm-send' ? state.prompt.target.contactId : null)
+  );
 }
 
 export type Sharing =

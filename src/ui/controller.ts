@@ -293,6 +293,15 @@ export function createController(options: ControllerOptions) {
       if (prompt.kind === 'confirm-send') set({ composer: prompt.target });
       return;
     }
+    if (
+      prompt.kind === 'confirm-send' &&
+      !prompt.again &&
+      get().presence.composingElsewhere.includes(prompt.target.contactId)
+    ) {
+      // Another terminal is writing to this contact: ask once more before sending.
+      set({ prompt: { ...prompt, again: true } });
+      return;
+    }
     if (prompt.kind === 'confirm-send') services.sendText(prompt.target, prompt.body);
     else if (prompt.kind === 'confirm-approve') services.approve(prompt.actionId);
     else services.quit();

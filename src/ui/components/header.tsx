@@ -11,6 +11,7 @@ export function Header() {
   const me = useAppState((state) => state.me.data);
   const readOnly = useAppState((state) => state.readOnly);
   const narrow = useAppState((state) => state.columns < 100);
+  const others = useAppState((state) => state.presence.others);
   const badge = readOnly ? (
     <Text color="black" backgroundColor="yellow" bold>
       {'[READ-ONLY]'}
@@ -52,6 +53,7 @@ export function Header() {
             {me.pending_actions}
           </Text>{' '}
           {narrow ? 'pending' : 'pending actions'} · {credits.remaining}/{credits.included} credits
+          {others > 0 ? ` · also open in ${others} other ${others === 1 ? 'terminal' : 'terminals'}` : ''}
         </Text>
       </Box>
     </Box>

@@ -16,6 +16,12 @@ const NOTICE_MS = 8_000;
 function PromptText({ prompt }: { prompt: NonNullable<AppState['prompt']> }) {
   switch (prompt.kind) {
     case 'confirm-send':
+      if (prompt.again)
+        return (
+          <Text color="yellow" bold wrap="truncate-end">
+            Being replied to in another terminal: send to {oneLine(prompt.target.name)} anyway? y/n
+          </Text>
+        );
       return (
         <Text color="cyan" bold wrap="truncate-end">
           Send to {oneLine(prompt.target.name)} ({oneLine(prompt.target.phone)})? y/n
