@@ -200,12 +200,19 @@ async function kill() {
       }
     })();
     takeovers.push(pollAgain);
-    void newHub;
+    console.error(
+      JSON.stringify({
+        round,
+        pollAgainMs: pollAgain,
+        newHub: newHub.process.pid,
+        roles: survivors.map((t) => t.role()),
+      }),
+    );
     terminals = [...survivors, start(baseUrl, key, env, { staleLockMs: 2_000 })];
     await sleep(500);
   }
   // Let every resend finish.
-  await sleep(15_000);
+  await sleep(30_000);
   const shop = [...sim.world.shops.values()].find((s) => s.leads.length > 20);
   const counts = bodies.map(
     (body) =>
@@ -214,11 +221,27 @@ async function kill() {
         .filter((m) => m.direction === 'outbound' && m.body === body).length,
   );
   takeovers.sort((a, b) => a - b);
+  console.error(
+    JSON.stringify({
+      notOnce: bodies.filter((_b, i) => counts[i] !== 1),
+      whys: [
+        ...new Set(
+          all.flatMap((t) =>
+            t.events.filter((e) => e.e === 'sharing').map((e) => `${e.role}: ${e.why ?? ''}`),
+          ),
+        ),
+      ],
+    }),
+  );
   console.log(
     JSON.stringify({
       mode: 'kill',
       rounds,
-      pollAgainAfterKillMs: { p50: takeovers[Math.floor(rounds / 2)], max: takeovers[takeovers.length - 1] },
+      pollAgainAfterKillMs: {
+        p50: takeovers[Math.floor(rounds / 2)],
+        max: takeovers[takeovers.length - 1],
+        all: takeovers,
+      },
       texts: bodies.length,
       lost: counts.filter((c) => c === 0).length,
       doubled: counts.filter((c) => c > 1).length,

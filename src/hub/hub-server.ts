@@ -92,6 +92,8 @@ export class HubServer {
     this.server.on('error', () => {});
     await chmod(this.options.socketPath, 0o600);
     this.options.poller.onData = (slot, data, at) => this.remember(slot, data, at);
+    // A terminal asking for what this hub's poller is reading right now gets that read, not a second one.
+    this.options.poller.onReading = (slot, reading) => this.track(slot, reading);
     this.unsubscribe = this.options.store.subscribe((state, previous) => {
       if (composingContact(state) !== composingContact(previous)) this.sendPresence();
     });
@@ -106,7 +108,8 @@ export class HubServer {
     if (this.closed) return;
     this.closed = true;
     this.unsubscribe?.();
-    if (this.options.poller.onData) this.options.poller.onData = undefined;
+    this.options.poller.onData = undefined;
+    this.options.poller.onReading = undefined;
     // Closing the listener unlinks the socket file; the terminals see their hub go and elect another.
     this.server.close();
     for (const peer of this.peers) peer.socket.destroy();
@@ -199,16 +202,13 @@ export class HubServer {
       else {
         let pending = this.inFlight.get(key);
         if (!pending) {
-          pending = readSlot(this.options.reader(), slot, { maxAttempts: 1 }).then((data) => {
-            const at = this.now();
-            // Stored here as well, which sends it to every terminal.
-            this.options.poller.accept(slot, data, at);
-            return { slot, data, at };
-          });
-          this.inFlight.set(key, pending);
-          void pending.then(
-            () => this.inFlight.delete(key),
-            () => this.inFlight.delete(key),
+          pending = this.track(
+            slot,
+            readSlot(this.options.reader(), slot, { maxAttempts: 1 }).then((data) => {
+              // Stored here as well, which sends it to every terminal.
+              this.options.poller.accept(slot, data, this.now());
+              return data;
+            }),
           );
         }
         read = await pending;
@@ -217,6 +217,18 @@ export class HubServer {
     } catch (error) {
       this.send(peer, { t: 'result', id, ok: false, error: wireError(error) });
     }
+  }
+
+  /** A read under way, for terminals that ask for the same slot meanwhile. */
+  private track(slot: Slot, reading: Promise<SlotData>): Promise<Cached> {
+    const key = slotKey(slot);
+    const pending = reading.then((data) => ({ slot, data, at: this.now() }));
+    this.inFlight.set(key, pending);
+    const done = () => {
+      if (this.inFlight.get(key) === pending) this.inFlight.delete(key);
+    };
+    pending.then(done, done);
+    return pending;
   }
 
   private async call(peer: Peer, id: number, call: HubCall): Promise<void> {

@@ -22,6 +22,9 @@ import { type HubLink, linkToHub } from './hub-link.js';
 import { checkHubDir, hubDir, hubSocketPath } from './hub-paths.js';
 import { HubServer, setPresence } from './hub-server.js';
 
+/** A client reads again this long after the hub would: the hub's read, handed over, comes first. */
+const CLIENT_LAG_MS = 1_500;
+
 export interface ShareOptions {
   env: NodeJS.ProcessEnv;
   baseUrl: string;
@@ -52,6 +55,7 @@ export function shareSession(session: Session, options: ShareOptions): Sharer {
   const alone = (why: string): Sharing => {
     session.hub.route(undefined);
     setPresence(store, 1, [], null);
+    poller.setLag(0);
     const sharing: Sharing = { role: 'alone', why };
     setSharing(sharing);
     if (why !== 'closed')
@@ -72,6 +76,7 @@ export function shareSession(session: Session, options: ShareOptions): Sharer {
     await hub.listen();
     server = hub;
     session.hub.route(undefined);
+    poller.setLag(0);
     setSharing({ role: 'hub' });
     return { role: 'hub' };
   };
@@ -93,6 +98,7 @@ export function shareSession(session: Session, options: ShareOptions): Sharer {
       if (now.composer?.contactId !== before.composer?.contactId)
         next.composing(now.composer?.contactId ?? null);
     });
+    poller.setLag(CLIENT_LAG_MS);
     const sharing: Sharing = { role: 'client', since: Date.now() };
     setSharing(sharing);
     return sharing;
@@ -168,11 +174,18 @@ export function shareSession(session: Session, options: ShareOptions): Sharer {
     // Spread the terminals' elections a little; the lock decides anyway.
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 100));
     if (stopped) return;
-    const sharing = await elect();
+    await elect();
     if (stopped) return;
     // Reads that failed while the hub was gone are not waited out; a text of the old hub is taken over now.
     poller.refreshVisible();
-    if (sharing.role === 'hub') void sender.sweep();
+    // The texts the old hub confirmed are taken over now, and again in case its outbox lock
+    // (held when it was killed) was not yet given up as stale: never left for the minute's sweep.
+    for (const ms of [0, 3_000, 8_000]) {
+      const timer = setTimeout(() => {
+        if (!stopped) void sender.sweep();
+      }, ms);
+      timer.unref?.();
+    }
   };
 
   const ready = elect();

@@ -190,6 +190,22 @@ export class Poller {
   /** Called with every read this poller stores (a hub hands them to the other terminals). */
   onData: ((slot: Slot, data: SlotData, at: number) => void) | undefined;
 
+  /** Called when one of this poller's own reads starts (a hub answers a terminal asking for the same with it). */
+  onReading: ((slot: Slot, reading: Promise<SlotData>) => void) | undefined;
+
+  /**
+   * Extra wait before a slot read before is read again. A client of a hub
+   * waits a little past the hub's own time, so that the hub's read (which
+   * it receives) comes first and it asks the hub only for what the hub
+   * does not read itself.
+   */
+  setLag(ms: number): void {
+    this.lagMs = ms;
+    this.wake();
+  }
+
+  private lagMs = 0;
+
   /** A refresh key skips the backoff wait (not a 429's pause, which the budget keeps). */
   private retryNow(): void {
     this.retryAt = 0;
@@ -217,7 +233,7 @@ export class Poller {
     for (const { slot, everyMs } of plan(this.store.getState(), this.intervals, this.visibleSlots)) {
       const key = slotKey(slot);
       const last = this.lastRead.get(key);
-      let dueAt = last === undefined ? 0 : last + everyMs;
+      let dueAt = last === undefined ? 0 : last + everyMs + this.lagMs;
       // The first thread of the session is read at once; later ones once the selection rests on them.
       if (last === undefined && slot.kind === 'lead' && this.threadsRead()) {
         const since = this.firstVisible.get(key) ?? this.now();
@@ -273,7 +289,9 @@ export class Poller {
   private async readOne(slot: Slot, signal: AbortSignal): Promise<void> {
     markLoading(this.store, slot);
     try {
-      const data = await this.fetch(slot, signal);
+      const reading = this.fetch(slot, signal);
+      this.onReading?.(slot, reading);
+      const data = await reading;
       this.accept(slot, data, this.now());
       this.recovered();
     } catch (error) {
