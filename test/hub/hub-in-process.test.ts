@@ -66,6 +66,26 @@ describe('the hub of a box', () => {
     expect(b.session.store.getState().presence.others).toBe(2);
   });
 
+  it('when the hub quits, a client becomes the hub, and the other follows it', async () => {
+    const test = await startSim();
+    const env = await runtimeDir();
+    const a = await terminal(test, env);
+    const b = await terminal(test, env);
+    const c = await terminal(test, env);
+    expect(a.sharing.role).toBe('hub');
+    a.session.close();
+    const roles = () => [b, c].map((t) => t.session.store.getState().sharing?.role).sort();
+    await until(() => (roles().join() === 'client,hub' ? true : undefined));
+    const [hub, client] = b.session.store.getState().sharing?.role === 'hub' ? [b, c] : [c, b];
+    // The client reads through the new hub: a new inbound text reaches it.
+    const before = client.session.store.getState().inbox.open.updatedAt ?? 0;
+    await until(
+      () => ((client.session.store.getState().inbox.open.updatedAt ?? 0) > before ? true : undefined),
+      5_000,
+    );
+    await until(() => (hub.session.store.getState().presence.others === 1 ? true : undefined));
+  });
+
   it('three terminals read the shop about as often as one', async () => {
     const test = await startSim();
     const env = await runtimeDir();
