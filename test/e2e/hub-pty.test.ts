@@ -70,4 +70,12 @@ it('two terminals share one hub: presence, and a second question before writing 
   );
   // One process read the shop: the requests at the simulator are those of one inbox, not two.
   expect(test.sim.requests.list().filter((r) => r.path.endsWith('/inbox')).length).toBeLessThanOrEqual(4);
+
+  // kill -9 of the hub: B keeps its data on screen, takes over, and reads the shop itself.
+  const inboxReads = () => test.sim.requests.list().filter((r) => r.path.endsWith('/inbox')).length;
+  const readsBefore = inboxReads();
+  process.kill(a.pid, 'SIGKILL');
+  await b.waitFor(() => !b.screenText().includes('also open in'), 'B to be alone', 10_000);
+  expect(b.screenText()).toMatch(/Inbox — open leads \(\d+\)/);
+  await b.waitFor(() => inboxReads() > readsBefore, 'B to read the inbox itself', 5_000);
 }, 60_000);
