@@ -8,8 +8,9 @@
  *
  * On top of the window sits additive increase, multiplicative decrease (AIMD),
  * for the shop's other users this process cannot see (another user's hub,
- * another machine on the same key): a 429 halves the rate for a while, then
- * it grows back by one request a minute every `increaseEveryMs`, so that
+ * another machine on the same key): a 429 halves the rate in use, then
+ * it grows back by one request a minute every `increaseEveryMs` (eight times
+ * more slowly once near the rate that met the 429), so that
  * several processes on one key settle below the shop's limit instead of
  * taking turns at 429 storms.
  */
@@ -22,7 +23,7 @@ export interface RequestBudgetOptions {
   now?: () => number;
   setTimer?: (callback: () => void, ms: number) => unknown;
   clearTimer?: (timer: unknown) => void;
-  /** AIMD after a 429: the rate grows back by one request a minute this often (default 10 s). */
+  /** AIMD after a 429: the rate grows back by one request a minute this often (default 30 s). */
   increaseEveryMs?: number;
   /** The rate is never cut below this (default 2 a minute). */
   minPerMinute?: number;
@@ -37,6 +38,10 @@ interface Waiter {
 }
 
 const WINDOW_MS = 60_000;
+/** After a cut the rate grows back quickly up to this share of the rate that met the 429… */
+const NEAR_THE_LAST_LIMIT = 0.85;
+/** …and this many times more slowly above it. */
+const SLOW_NEAR_THE_LAST_LIMIT = 8;
 
 export class RequestBudget {
   readonly maxPerMinute: number;
@@ -52,7 +57,7 @@ export class RequestBudget {
   private readonly increaseEveryMs: number;
   private readonly minPerMinute: number;
   /** The rate a 429 cut to, and from when it grows back (the end of that 429's pause). */
-  private cut: { perMinute: number; growsFromMs: number } | undefined;
+  private cut: { perMinute: number; growsFromMs: number; from: number } | undefined;
   /** 429s answered before this moment belong to the burst that was already cut for. */
   private cutHoldsUntilMs = 0;
   private cuts = 0;
@@ -65,7 +70,7 @@ export class RequestBudget {
     this.now = options.now ?? Date.now;
     this.setTimer = options.setTimer ?? ((callback, ms) => setTimeout(callback, ms).unref());
     this.clearTimer = options.clearTimer ?? ((timer) => clearTimeout(timer as NodeJS.Timeout));
-    this.increaseEveryMs = options.increaseEveryMs ?? 10_000;
+    this.increaseEveryMs = options.increaseEveryMs ?? 30_000;
     this.minPerMinute = Math.min(this.maxPerMinute, Math.max(1, options.minPerMinute ?? 2));
   }
 
@@ -76,8 +81,15 @@ export class RequestBudget {
   get limit(): number {
     const cut = this.cut;
     if (!cut) return this.maxPerMinute;
+    // One more a minute every step up to near the rate that met the 429, then eight times slower:
+    // several processes on one key spend long just under the shop's limit, not crossing it.
+    const steps = Math.max(0, Math.floor((this.now() - cut.growsFromMs) / this.increaseEveryMs));
+    const fastTo = Math.max(cut.perMinute, Math.floor(cut.from * NEAR_THE_LAST_LIMIT));
+    const fastSteps = fastTo - cut.perMinute;
     const grown =
-      cut.perMinute + Math.max(0, Math.floor((this.now() - cut.growsFromMs) / this.increaseEveryMs));
+      steps <= fastSteps
+        ? cut.perMinute + steps
+        : fastTo + Math.floor((steps - fastSteps) / SLOW_NEAR_THE_LAST_LIMIT);
     if (grown >= this.maxPerMinute) {
       this.cut = undefined;
       return this.maxPerMinute;
@@ -98,7 +110,10 @@ export class RequestBudget {
   rateLimited(untilMs: number): void {
     const now = this.now();
     if (now >= this.cutHoldsUntilMs) {
-      this.cut = { perMinute: Math.max(this.minPerMinute, Math.floor(this.limit / 2)), growsFromMs: untilMs };
+      // The rate in use, not the ceiling: a process that polls 19 a minute under a 30 cap halves 19.
+      this.forgetOld();
+      const from = Math.max(this.minPerMinute, Math.min(this.limit, this.started.length));
+      this.cut = { perMinute: Math.max(this.minPerMinute, Math.floor(from / 2)), growsFromMs: untilMs, from };
       this.cutHoldsUntilMs = Math.max(untilMs, now + 1_000);
       this.cuts += 1;
     }

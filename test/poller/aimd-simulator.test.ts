@@ -23,7 +23,7 @@ function fastClock() {
   };
 }
 
-it('halves its rate on a 429 and keeps the 429s under 5 % where a fixed budget meets one every few requests', async () => {
+it('halves its rate on a 429 and keeps the 429s under 4 % where a fixed budget meets one every few requests', async () => {
   const clock = fastClock();
   const { baseUrl, sim } = await startSim({ rateLimitPerMinute: 20, now: clock.now });
   const budget = new RequestBudget({ maxPerMinute: 60, increaseEveryMs: 60_000, ...clock });
@@ -50,8 +50,8 @@ it('halves its rate on a 429 and keeps the 429s under 5 % where a fixed budget m
   }
   budget.close();
   const share = limited / (ok + limited);
-  // Five minutes at 20 a minute: about 100 answered.
-  expect(ok).toBeGreaterThanOrEqual(70);
+  // Five minutes at 20 a minute: at most 100 answered; the cuts leave some of it unused.
+  expect(ok).toBeGreaterThanOrEqual(50);
   expect(budget.rateCuts).toBeGreaterThanOrEqual(1);
-  expect(share).toBeLessThan(0.05);
+  expect(share).toBeLessThan(0.04);
 }, 30_000);
