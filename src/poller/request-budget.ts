@@ -8,7 +8,7 @@
  *
  * On top of the window sits additive increase, multiplicative decrease (AIMD),
  * for the shop's other users this process cannot see (another user's hub,
- * another machine on the same key): a 429 halves the rate in use, then
+ * another machine on the same key): a 429 halves the rate, then
  * it grows back by one request a minute every `increaseEveryMs` (eight times
  * more slowly once near the rate that met the 429), so that
  * several processes on one key settle below the shop's limit instead of
@@ -110,9 +110,7 @@ export class RequestBudget {
   rateLimited(untilMs: number): void {
     const now = this.now();
     if (now >= this.cutHoldsUntilMs) {
-      // The rate in use, not the ceiling: a process that polls 19 a minute under a 30 cap halves 19.
-      this.forgetOld();
-      const from = Math.max(this.minPerMinute, Math.min(this.limit, this.started.length));
+      const from = this.limit;
       this.cut = { perMinute: Math.max(this.minPerMinute, Math.floor(from / 2)), growsFromMs: untilMs, from };
       this.cutHoldsUntilMs = Math.max(untilMs, now + 1_000);
       this.cuts += 1;
