@@ -31,6 +31,7 @@ const { values, positionals } = parseArgs({
     rounds: { type: 'string', default: '20' },
     'rate-limit': { type: 'string', default: '120' },
     'max-rpm': { type: 'string', default: '30' },
+    'round-gap-ms': { type: 'string', default: '10000' },
   },
 });
 const mode = positionals[0] ?? 'share';
@@ -209,7 +210,9 @@ async function kill() {
       }),
     );
     terminals = [...survivors, start(baseUrl, key, env, { staleLockMs: 2_000 })];
-    await sleep(500);
+    // A takeover every few seconds, each new hub reading everything once, would pass the key's 120 a
+    // minute by itself (a first run did, and a 429's Retry-After held one round 52 s): rounds 10 s apart.
+    await sleep(Number(values['round-gap-ms']));
   }
   // Let every resend finish.
   await sleep(30_000);
@@ -244,6 +247,8 @@ async function kill() {
       },
       texts: bodies.length,
       lost: counts.filter((c) => c === 0).length,
+      status429: sim.requests.list().filter((r) => r.status === 429).length,
+      requests: sim.requests.list().length,
       doubled: counts.filter((c) => c > 1).length,
     }),
   );

@@ -105,7 +105,10 @@ if (config.noHub) {
   say({ e: 'sharing', role: 'alone', why: 'no hub (baseline)' });
 } else {
   const sharer = shareSession(session, { env: process.env, baseUrl: config.baseUrl, apiKey });
-  void sharer.ready.then(() => session.start());
+  void sharer.ready.then(() => {
+    session.start();
+    say({ e: 'started' });
+  });
 }
 process.on('SIGTERM', () => {
   session.close();
