@@ -211,15 +211,15 @@ describe('terminals of one user, shop and key', () => {
     // Not JSON; JSON of no known message; a message before hello; a 2 MiB line with no end.
     expect(await closedAfter('garbage\u001b]52;c;aGk=\u0007\n')).toBe(0);
     expect(await closedAfter(`${JSON.stringify({ t: 'read', id: 1, slot: { kind: 'me' } })}\n`)).toBe(0);
-    expect(
-      await closedAfter(
-        `${JSON.stringify({ t: 'hello', v: 1 })}\n${JSON.stringify({ t: 'call', id: 1, call: { op: 'rm -rf' } })}\n`,
-      ),
-    ).toBeGreaterThan(0);
+    // An unknown call after hello (the welcome may or may not arrive first): closed all the same.
+    await closedAfter(
+      `${JSON.stringify({ t: 'hello', v: 1 })}\n${JSON.stringify({ t: 'call', id: 1, call: { op: 'rm -rf' } })}\n`,
+    );
     expect(await closedAfter(Buffer.alloc(2 * 1024 * 1024, 0x61))).toBe(0);
-    // The same after a proper hello: the line is cut at 64 KiB, long before the hello timer matters.
+    // The same after a proper hello (which clears the hello timer): only the 64 KiB cap can end it. The
+    // welcome may or may not arrive before the hub drops the line; the connection must end either way.
     const hello = Buffer.from(`${JSON.stringify({ t: 'hello', v: 1 })}\n`);
-    expect(await closedAfter(Buffer.concat([hello, Buffer.alloc(2 * 1024 * 1024, 0x61)]))).toBeGreaterThan(0);
+    await closedAfter(Buffer.concat([hello, Buffer.alloc(2 * 1024 * 1024, 0x61)]));
     // Silence after connecting: dropped after the hello timeout.
     expect(await closedAfter('')).toBe(0);
     const client = open(test, env);
