@@ -117,6 +117,7 @@ function ThreadPane({ height, width, focused }: PaneProps) {
   });
   const detail = useAppState(openLead);
   const entries = useAppState((state) => threadList(state).rows);
+  const composingElsewhere = useAppState((state) => state.presence.composingElsewhere);
   const selected = useSelectedIndex('thread', threadList);
   const atEnd = useAppState((state) => selectionOf(state, 'thread').atEnd === true);
   const email = useAppState((state) => {
@@ -143,6 +144,7 @@ function ThreadPane({ height, width, focused }: PaneProps) {
     );
   }
   const { lead, contact, consent_latest: consent } = detail;
+  const repliedElsewhere = composingElsewhere.includes(contact.id);
   // Inside the frame (borders and padding take 4); side by side, the thread has what the inbox's 60%
   // leaves, as the layout rounds it.
   const textWidth =
@@ -169,6 +171,11 @@ function ThreadPane({ height, width, focused }: PaneProps) {
       status={<LoadedStatus loaded={loaded} />}
     >
       <Text wrap="truncate-end">
+        {repliedElsewhere ? (
+          <Text color={theme.warning} bold>
+            being replied to in another terminal ·{' '}
+          </Text>
+        ) : null}
         {oneLine(contact.phone)} · {email ? oneLine(email) : 'no email on file'} · stage{' '}
         {enumLabel(contact.stage)}
       </Text>

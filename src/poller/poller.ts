@@ -13,6 +13,7 @@ import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
 import type { AppStore } from '../store/app-store.js';
 import { LIST_LIMIT } from '../store/counts.js';
+import { readSlot } from './read-slot.js';
 import {
   DEFAULT_INTERVALS,
   NOTHING_VISIBLE,
@@ -117,10 +118,14 @@ export class Poller {
     const controller = new AbortController();
     this.inFlight = controller;
     try {
-      const first = dedupe([{ kind: 'me' }, ...this.visibleSlots(this.store.getState())]);
+      // What the hub of this box already handed over is on screen: not read again.
+      const first = dedupe([{ kind: 'me' }, ...this.visibleSlots(this.store.getState())]).filter(
+        (slot) => !this.lastRead.has(slotKey(slot)),
+      );
       await Promise.all(first.map((slot) => this.readOne(slot, controller.signal)));
-      const read = new Set(first.map(slotKey));
-      const then = this.visibleSlots(this.store.getState()).filter((slot) => !read.has(slotKey(slot)));
+      const then = this.visibleSlots(this.store.getState()).filter(
+        (slot) => !this.lastRead.has(slotKey(slot)),
+      );
       if (this.running && !controller.signal.aborted && !this.store.getState().fatal)
         await Promise.all(then.map((slot) => this.readOne(slot, controller.signal)));
     } finally {
@@ -170,6 +175,38 @@ export class Poller {
     this.wake();
   }
 
+  /**
+   * A read made elsewhere (by the hub of this box, or by this hub for another
+   * terminal): stored like one of this poller's own, and counted as read, so
+   * that it is not read again before its time.
+   */
+  accept(slot: Slot, data: SlotData, at: number): void {
+    const key = slotKey(slot);
+    if ((this.lastRead.get(key) ?? 0) > at) return;
+    this.lastRead.set(key, at);
+    storeData(this.store, slot, data, at);
+    this.onData?.(slot, data, at);
+  }
+
+  /** Called with every read this poller stores (a hub hands them to the other terminals). */
+  onData: ((slot: Slot, data: SlotData, at: number) => void) | undefined;
+
+  /** Called when one of this poller's own reads starts (a hub answers a terminal asking for the same with it). */
+  onReading: ((slot: Slot, reading: Promise<SlotData>) => void) | undefined;
+
+  /**
+   * Extra wait before a slot read before is read again. A client of a hub
+   * waits a little past the hub's own time, so that the hub's read (which
+   * it receives) comes first and it asks the hub only for what the hub
+   * does not read itself.
+   */
+  setLag(ms: number): void {
+    this.lagMs = ms;
+    this.wake();
+  }
+
+  private lagMs = 0;
+
   /** A refresh key skips the backoff wait (not a 429's pause, which the budget keeps). */
   private retryNow(): void {
     this.retryAt = 0;
@@ -197,7 +234,7 @@ export class Poller {
     for (const { slot, everyMs } of plan(this.store.getState(), this.intervals, this.visibleSlots)) {
       const key = slotKey(slot);
       const last = this.lastRead.get(key);
-      let dueAt = last === undefined ? 0 : last + everyMs;
+      let dueAt = last === undefined ? 0 : last + everyMs + this.lagMs;
       // The first thread of the session is read at once; later ones once the selection rests on them.
       if (last === undefined && slot.kind === 'lead' && this.threadsRead()) {
         const since = this.firstVisible.get(key) ?? this.now();
@@ -230,7 +267,7 @@ export class Poller {
     const slotAt = this.budget.nextSlotAt();
     if (slotAt > now) return this.sleepUntil(slotAt);
     // Background reads leave part of the budget to staff; a key press may use it.
-    const reserve = Math.ceil(this.budget.maxPerMinute * RESERVED_FOR_USERS);
+    const reserve = Math.ceil(this.budget.limit * RESERVED_FOR_USERS);
     if (!next.urgent && this.budget.available <= reserve) {
       return this.sleepUntil(Math.max(this.budget.nextSlotAt(), now + 1_000));
     }
@@ -253,10 +290,10 @@ export class Poller {
   private async readOne(slot: Slot, signal: AbortSignal): Promise<void> {
     markLoading(this.store, slot);
     try {
-      const data = await this.fetch(slot, signal);
-      const at = this.now();
-      this.lastRead.set(slotKey(slot), at);
-      storeData(this.store, slot, data, at);
+      const reading = this.fetch(slot, signal);
+      this.onReading?.(slot, reading);
+      const data = await reading;
+      this.accept(slot, data, this.now());
       this.recovered();
     } catch (error) {
       const at = this.now();
@@ -268,30 +305,7 @@ export class Poller {
 
   private fetch(slot: Slot, signal: AbortSignal): Promise<SlotData> {
     // One attempt per read: the poller's own backoff decides when to try again.
-    const call = { signal, maxAttempts: 1 };
-    const limit = this.pageSize;
-    switch (slot.kind) {
-      case 'me':
-        return this.client.getMe(call);
-      case 'today':
-        return this.client.getToday({ limit }, call);
-      case 'billing':
-        return this.client.getBilling(call);
-      case 'texting':
-        return this.client.getTexting(call);
-      case 'apiSpec':
-        return this.client.getOpenApi(call);
-      case 'inbox':
-        return this.client.getInbox({ filter: slot.filter, limit }, call);
-      case 'contacts':
-        return this.client.getContacts({ ...(slot.query ? { q: slot.query } : {}), limit }, call);
-      case 'lead':
-        return this.client.getLead(slot.id, { limit: LIST_LIMIT }, call);
-      case 'reviews':
-        return this.client.getReviews({ limit }, call);
-      case 'actions':
-        return this.client.getActions({ status: slot.status, limit }, call);
-    }
+    return readSlot(this.client, slot, { signal, maxAttempts: 1 }, this.pageSize);
   }
 
   private recovered(): void {

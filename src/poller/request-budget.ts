@@ -5,6 +5,14 @@
  * Retry-After pauses everything, not just the call that got it.
  *
  * User actions (sends, approvals, drafts) jump the queue ahead of polls.
+ *
+ * On top of the window sits additive increase, multiplicative decrease (AIMD),
+ * for the shop's other users this process cannot see (another user's hub,
+ * another machine on the same key): a 429 halves the rate, then
+ * it grows back by one request a minute every `increaseEveryMs` (eight times
+ * more slowly once near the rate that met the 429), so that
+ * several processes on one key settle below the shop's limit instead of
+ * taking turns at 429 storms.
  */
 
 export type RequestPriority = 'user' | 'poll';
@@ -15,6 +23,10 @@ export interface RequestBudgetOptions {
   now?: () => number;
   setTimer?: (callback: () => void, ms: number) => unknown;
   clearTimer?: (timer: unknown) => void;
+  /** AIMD after a 429: the rate grows back by one request a minute this often (default 30 s). */
+  increaseEveryMs?: number;
+  /** The rate is never cut below this (default 2 a minute). */
+  minPerMinute?: number;
 }
 
 interface Waiter {
@@ -26,6 +38,10 @@ interface Waiter {
 }
 
 const WINDOW_MS = 60_000;
+/** After a cut the rate grows back quickly up to this share of the rate that met the 429… */
+const NEAR_THE_LAST_LIMIT = 0.85;
+/** …and this many times more slowly above it. */
+const SLOW_NEAR_THE_LAST_LIMIT = 8;
 
 export class RequestBudget {
   readonly maxPerMinute: number;
@@ -38,6 +54,13 @@ export class RequestBudget {
   private pausedUntilMs = 0;
   private timer: unknown;
   private readonly listeners = new Set<() => void>();
+  private readonly increaseEveryMs: number;
+  private readonly minPerMinute: number;
+  /** The rate a 429 cut to, and from when it grows back (the end of that 429's pause). */
+  private cut: { perMinute: number; growsFromMs: number; from: number } | undefined;
+  /** 429s answered before this moment belong to the burst that was already cut for. */
+  private cutHoldsUntilMs = 0;
+  private cuts = 0;
 
   constructor(options: RequestBudgetOptions) {
     if (!Number.isInteger(options.maxPerMinute) || options.maxPerMinute < 1) {
@@ -47,6 +70,52 @@ export class RequestBudget {
     this.now = options.now ?? Date.now;
     this.setTimer = options.setTimer ?? ((callback, ms) => setTimeout(callback, ms).unref());
     this.clearTimer = options.clearTimer ?? ((timer) => clearTimeout(timer as NodeJS.Timeout));
+    this.increaseEveryMs = options.increaseEveryMs ?? 30_000;
+    this.minPerMinute = Math.min(this.maxPerMinute, Math.max(1, options.minPerMinute ?? 2));
+  }
+
+  /**
+   * Requests allowed in any 60 s window right now: `maxPerMinute`, or less
+   * after a 429 (halved, then one more a minute every `increaseEveryMs`).
+   */
+  get limit(): number {
+    const cut = this.cut;
+    if (!cut) return this.maxPerMinute;
+    // One more a minute every step up to near the rate that met the 429, then eight times slower:
+    // several processes on one key spend long just under the shop's limit, not crossing it.
+    const steps = Math.max(0, Math.floor((this.now() - cut.growsFromMs) / this.increaseEveryMs));
+    const fastTo = Math.max(cut.perMinute, Math.floor(cut.from * NEAR_THE_LAST_LIMIT));
+    const fastSteps = fastTo - cut.perMinute;
+    const grown =
+      steps <= fastSteps
+        ? cut.perMinute + steps
+        : fastTo + Math.floor((steps - fastSteps) / SLOW_NEAR_THE_LAST_LIMIT);
+    if (grown >= this.maxPerMinute) {
+      this.cut = undefined;
+      return this.maxPerMinute;
+    }
+    return grown;
+  }
+
+  /** How many times a 429 halved the rate (for the status and the bench). */
+  get rateCuts(): number {
+    return this.cuts;
+  }
+
+  /**
+   * The shop answered 429: pause everything until `untilMs` (its Retry-After)
+   * and halve the rate. The 429s of one burst (answers to requests already
+   * under way, before the pause they cause has ended) halve it once.
+   */
+  rateLimited(untilMs: number): void {
+    const now = this.now();
+    if (now >= this.cutHoldsUntilMs) {
+      const from = this.limit;
+      this.cut = { perMinute: Math.max(this.minPerMinute, Math.floor(from / 2)), growsFromMs: untilMs, from };
+      this.cutHoldsUntilMs = Math.max(untilMs, now + 1_000);
+      this.cuts += 1;
+    }
+    this.pauseUntil(untilMs);
   }
 
   /** Resolves when a request may start; it is counted from that moment. */
@@ -89,7 +158,7 @@ export class RequestBudget {
   get available(): number {
     if (this.pausedUntil !== undefined) return 0;
     this.forgetOld();
-    return Math.max(0, this.maxPerMinute - this.started.length);
+    return Math.max(0, this.limit - this.started.length);
   }
 
   /** Requests started in the last minute. */
@@ -106,7 +175,10 @@ export class RequestBudget {
   nextSlotAt(): number {
     const now = this.now();
     this.forgetOld();
-    const windowFree = this.started.length < this.maxPerMinute ? now : (this.started[0] ?? now) + WINDOW_MS;
+    const limit = this.limit;
+    // After a cut the window may hold more than the new limit: the oldest of the excess leaves first.
+    const windowFree =
+      this.started.length < limit ? now : (this.started[this.started.length - limit] ?? now) + WINDOW_MS;
     return Math.max(windowFree, this.pausedUntilMs, now);
   }
 

@@ -90,8 +90,21 @@ export interface Session {
   draft(reviewId: string): Promise<void>;
   /** The text with every key this session used replaced by "[redacted]" (crash reports). */
   redact(text: string): string;
+  /** How this session shares the box's hub (src/hub): which client its calls go through. */
+  readonly hub: SessionHubPort;
   start(): void;
   close(): void;
+}
+
+export interface SessionHubPort {
+  /** Calls go through the hub of the box (a client of it), or straight to the API again (undefined). */
+  route(remote: ShopClient | undefined): void;
+  /** The key's own HTTP client, through this process's budget. */
+  direct(): ShopClient;
+  /** A writable HTTP client of the key, for the writes of other terminals when this one is the hub. */
+  writer(): ShopClient;
+  /** Run when the session closes. */
+  onClose(stop: () => void): void;
 }
 
 /** What was read with a key: none of it is kept when another key takes over (it may be another shop's). */
@@ -140,18 +153,25 @@ export function createSession(options: SessionOptions): Session {
       afterAttempt: (_request, error) => {
         if (error?.code !== 'rate_limited') return;
         const until = now() + (error.retryAfter ?? 60) * 1000;
-        budget.pauseUntil(until);
+        // Another user's inbox or another machine shares the key: pause, and halve the rate (AIMD).
+        budget.rateLimited(until);
         store.setState({ connection: { state: 'rate_limited', until } });
       },
     });
   };
   let current = clientFor(options.apiKey, options.readOnly ?? false);
+  let currentKey = options.apiKey;
   let currentKeyId = keyFingerprint(options.apiKey);
+  // Set while this terminal is a client of its box's hub: reads and writes go through the hub.
+  let remote: ShopClient | undefined;
+  let writer: { key: string; client: ShopClient } | undefined;
+  const closers: Array<() => void> = [];
   // The poller, the user actions and the UI hold this one object; it always calls the current key's client.
   const client = new Proxy({} as ShopClient, {
     get: (_target, property) => {
-      const value = Reflect.get(current, property);
-      return typeof value === 'function' ? value.bind(current) : value;
+      const target = remote ?? current;
+      const value = Reflect.get(target, property);
+      return typeof value === 'function' ? value.bind(target) : value;
     },
   });
 
@@ -202,7 +222,11 @@ export function createSession(options: SessionOptions): Session {
     watch = undefined;
     try {
       current = next;
+      currentKey = apiKey;
       currentKeyId = keyId;
+      // The hub of the old key is not this key's: the new key's calls go straight to the API.
+      remote = undefined;
+      for (const stop of closers.splice(0)) stop();
       store.setState((s) => ({
         ...withoutServerData(s),
         fatal: undefined,
@@ -267,13 +291,29 @@ export function createSession(options: SessionOptions): Session {
     approve: (actionId) => approveAction(context, actionId),
     draft: (reviewId) => draftReply(context, reviewId),
     redact: redactAll,
+    hub: {
+      route: (next) => {
+        remote = next;
+      },
+      direct: () => current,
+      writer: () => {
+        if (!current.readOnly) return current;
+        if (writer?.key !== currentKey) writer = { key: currentKey, client: clientFor(currentKey, false) };
+        return writer.client;
+      },
+      onClose: (stop) => {
+        closers.push(stop);
+      },
+    },
     start: () => {
+      if (closed) return;
       poller.start();
       startSweep();
       void sender.resume();
     },
     close: () => {
       closed = true;
+      for (const stop of closers.splice(0)) stop();
       stopOnFatal();
       watch?.stop();
       stopSweep();

@@ -31,7 +31,12 @@ export interface InboxSessionOptions {
   /** Canned replies, or why templates.json could not be used. */
   templates?: readonly Template[];
   templatesProblem?: string;
+  /** The environment the hub's socket is found from (default: this process's). */
+  env?: NodeJS.ProcessEnv;
 }
+
+/** Longest the first reads wait for the election of the box's hub (usually a few milliseconds). */
+const HUB_WAIT_MS = 400;
 
 function keySourceOf(options: InboxSessionOptions): KeySource | undefined {
   if (options.demo) return undefined;
@@ -69,6 +74,19 @@ export function startInboxSession(options: InboxSessionOptions): Session {
       : { outbox: (apiKey: string) => OutboxFile.forKey(process.env, options.baseUrl, apiKey) }),
     ...(keySource ? { keySource } : {}),
   });
-  session.start();
+  if (options.demo) {
+    // The demo's simulator is this process's own: there is nothing to share.
+    session.start();
+    return session;
+  }
+  // The terminals of one user, shop and key share one poller and one budget (src/hub, loaded only here).
+  const env = options.env ?? process.env;
+  void import('../hub/share-session.js')
+    .then(({ shareSession }) => {
+      const sharer = shareSession(session, { env, baseUrl: options.baseUrl, apiKey: options.apiKey });
+      return Promise.race([sharer.ready, new Promise((resolve) => setTimeout(resolve, HUB_WAIT_MS).unref())]);
+    })
+    .catch(() => {})
+    .finally(() => session.start());
   return session;
 }

@@ -106,6 +106,8 @@ export interface ConfirmSend {
   mistyped?: boolean;
   /** Confirmed: the thread is read again, to see whether anyone wrote meanwhile, before it is sent. */
   checking?: boolean;
+  /** Asked a second time, since another terminal of this box is writing to the same contact. */
+  again?: boolean;
 }
 
 /**
@@ -272,7 +274,32 @@ export interface AppState {
   connection: Connection;
   seen: SeenState;
   quitting: boolean;
+  /** The other terminals of this user, shop and key on this box (through its hub). */
+  presence: Presence;
+  /** How this terminal reads the shop: as the box's hub, through it, or on its own (and why). */
+  sharing?: Sharing;
 }
+
+export interface Presence {
+  /** Other terminals open on this shop and key. */
+  others: number;
+  /** Contacts another terminal's composer is open on. */
+  composingElsewhere: string[];
+}
+
+/** The contact this terminal is writing to: its composer's, or the one its send question is about. */
+export function composingContact(state: Pick<AppState, 'composer' | 'prompt'>): string | null {
+  return (
+    state.composer?.contactId ??
+    (state.prompt?.kind === 'confirm-send' ? state.prompt.target.contactId : null)
+  );
+}
+
+export type Sharing =
+  | { role: 'hub' }
+  | { role: 'client'; since: number }
+  /** Polling on its own: no hub could be used (why), or the hub went away and none took over yet. */
+  | { role: 'alone'; why: string };
 
 export type AppStore = StoreApi<AppState>;
 
@@ -332,6 +359,7 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     connection: { state: 'ok' },
     seen: emptySeen(),
     quitting: false,
+    presence: { others: 0, composingElsewhere: [] },
   };
 }
 

@@ -369,7 +369,19 @@ export function createController(options: ControllerOptions) {
   /** Whether a key of this read may answer the question on screen. */
   const mayAnswer = (batch: number) => batch !== askedInBatch;
 
-  const answer = (yes: boolean) => {
+  /**
+   * Another terminal of this box is writing to the same contact: the question is asked once more, as a
+   * plain y/n (any word asked for was typed already), and nothing is sent yet. Returns whether it asked.
+   */
+  const askAgainIfRepliedElsewhere = (prompt: ConfirmSend, batch: number | undefined): boolean => {
+    if (prompt.again || !get().presence.composingElsewhere.includes(prompt.target.contactId)) return false;
+    // Keys read with the answer that led here are not the answer to this question.
+    askedInBatch = batch;
+    set({ prompt: { ...prompt, word: undefined, typed: undefined, mistyped: false, again: true } });
+    return true;
+  };
+
+  const answer = (yes: boolean, batch?: number) => {
     const prompt = get().prompt;
     if (!prompt) return;
     // A question that wants a typed word, or a text being checked, is not answered by y.
@@ -381,8 +393,9 @@ export function createController(options: ControllerOptions) {
       if (prompt.kind === 'confirm-send') set({ composer: prompt.target });
       return;
     }
-    if (prompt.kind === 'confirm-send') confirmSend(prompt);
-    else if (prompt.kind === 'confirm-approve') services.approve(prompt.actionId);
+    if (prompt.kind === 'confirm-send') {
+      if (!askAgainIfRepliedElsewhere(prompt, batch)) confirmSend(prompt);
+    } else if (prompt.kind === 'confirm-approve') services.approve(prompt.actionId);
     else services.quit();
   };
 
@@ -520,7 +533,7 @@ export function createController(options: ControllerOptions) {
   };
 
   /** enter on a question that wants a typed word: sends only when the word is typed. */
-  const submitTyped = () => {
+  const submitTyped = (batch?: number) => {
     const prompt = get().prompt;
     if (prompt?.kind !== 'confirm-send' || prompt.word === undefined || prompt.checking) return;
     if ((prompt.typed?.text ?? '').trim().toLowerCase() !== prompt.word) {
@@ -528,7 +541,7 @@ export function createController(options: ControllerOptions) {
       return;
     }
     askedInBatch = undefined;
-    confirmSend(prompt);
+    if (!askAgainIfRepliedElsewhere(prompt, batch)) confirmSend(prompt);
   };
 
   const editTyped = (edit: (line: LineText) => LineText) =>

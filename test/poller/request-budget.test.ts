@@ -51,9 +51,10 @@ function fakeTime(start = 1_000_000) {
   };
 }
 
-function budgetWith(maxPerMinute: number, time = fakeTime()) {
+function budgetWith(maxPerMinute: number, time = fakeTime(), increaseEveryMs?: number) {
   const budget = new RequestBudget({
     maxPerMinute,
+    ...(increaseEveryMs !== undefined ? { increaseEveryMs } : {}),
     now: time.now,
     setTimer: time.setTimer,
     clearTimer: time.clearTimer,
@@ -299,5 +300,75 @@ describe('RequestBudget', () => {
     await time.advance(2 * MINUTE);
     expect(starts.map((s) => s.label)).toEqual(['a']);
     expect(rejected).toHaveLength(2);
+  });
+
+  describe('after a 429 (AIMD)', () => {
+    it('halves the rate once per burst of 429s, grows it back by one a minute every step, then slowly near where it met the 429', async () => {
+      const time = fakeTime();
+      const { budget } = budgetWith(30, time, 10_000);
+      expect(budget.limit).toBe(30);
+      budget.rateLimited(time.now() + 5_000);
+      // The other answers of the same burst do not cut again.
+      budget.rateLimited(time.now() + 5_000);
+      budget.rateLimited(time.now() + 4_000);
+      expect(budget.limit).toBe(15);
+      expect(budget.rateCuts).toBe(1);
+      await time.advance(5_000);
+      expect(budget.limit).toBe(15);
+      await time.advance(10_000);
+      expect(budget.limit).toBe(16);
+      // Quickly up to 85 % of the 30 that met the 429 (25), then one every eight steps.
+      await time.advance(90_000);
+      expect(budget.limit).toBe(25);
+      await time.advance(70_000);
+      expect(budget.limit).toBe(25);
+      await time.advance(10_000);
+      expect(budget.limit).toBe(26);
+      // A new 429 halves from where the rate is now.
+      budget.rateLimited(time.now() + 1_000);
+      expect(budget.limit).toBe(13);
+      expect(budget.rateCuts).toBe(2);
+      await time.advance(1_000 + 200 * 10_000);
+      expect(budget.limit).toBe(30);
+    });
+
+    it('never cuts below its floor', async () => {
+      const { budget, time } = budgetWith(8);
+      for (let i = 0; i < 10; i += 1) {
+        budget.rateLimited(time.now());
+        await time.advance(1_000);
+      }
+      expect(budget.rateCuts).toBe(10);
+      expect(budget.limit).toBe(2);
+    });
+
+    it('lets no more than the cut rate start in any window while it holds', async () => {
+      const time = fakeTime();
+      const { budget } = budgetWith(40, time, 600_000);
+      const { starts, acquire } = track(budget, time);
+      budget.rateLimited(time.now() + 1_000);
+      for (let i = 0; i < 60; i += 1) void acquire(`p${i}`);
+      await time.advance(3 * MINUTE);
+      expect(maxInAnyWindow(starts.map((start) => start.at))).toBe(20);
+      expect(starts.length).toBe(60);
+    });
+
+    it('waits out requests already in the window when a cut leaves it over the new rate', async () => {
+      const time = fakeTime();
+      const { budget } = budgetWith(20, time, 600_000);
+      const { starts, acquire } = track(budget, time);
+      for (let i = 0; i < 10; i += 1) void acquire(`first${i}`);
+      await time.advance(30_000);
+      for (let i = 0; i < 10; i += 1) void acquire(`second${i}`);
+      await time.advance(1_000);
+      expect(starts.length).toBe(20);
+      // Cut to 10: the first ten leaving the window still leaves ten in it.
+      budget.rateLimited(time.now());
+      void acquire('late');
+      await time.advance(30_000);
+      expect(starts.length).toBe(20);
+      await time.advance(30_000);
+      expect(starts.map((start) => start.label)).toContain('late');
+    });
   });
 });

@@ -13,7 +13,7 @@ export const PROMPT_COMMANDS: readonly Command[] = [
     label: 'yes',
     hint: 'yes',
     inPalette: false,
-    run: (context) => context.ui.answer(true),
+    run: (context) => context.ui.answer(true, context.input.batch),
   },
   {
     id: 'prompt.no',
@@ -35,7 +35,7 @@ export const CONFIRM_COMMANDS: readonly Command[] = [
     label: 'send, once the word the question asks for is typed',
     hint: 'send',
     inPalette: false,
-    run: (context) => context.ui.submitTyped(),
+    run: (context) => context.ui.submitTyped(context.input.batch),
   },
   {
     id: 'confirm.cancel',

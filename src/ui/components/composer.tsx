@@ -109,7 +109,7 @@ function viewOf(slices: ComposerSlices, now: number): ComposerView {
       (sum, finding) => sum + wrapRows(`⚠ ${finding.message}`, width).length,
       0,
     );
-    const extra = (prompt.word !== undefined ? 1 : 0) + (prompt.checking ? 1 : 0);
+    const extra = (prompt.word !== undefined ? 1 : 0) + (prompt.checking ? 1 : 0) + (prompt.again ? 1 : 0);
     const max = Math.max(COMPOSER_MIN_ROWS, slices.rows - CHROME_ROWS - PANES_MIN_ROWS);
     const wanted = FRAME_ROWS + bodyRows.length + findingRows + extra;
     // Too tall for this terminal: the text's last rows give way to a line that says so.
@@ -291,6 +291,11 @@ function ConfirmBox({ view }: { view: Extract<ComposerView, { kind: 'confirm' }>
           ⚠ {finding.message}
         </Text>
       ))}
+      {prompt.again ? (
+        <Text color={theme.warning} bold wrap="truncate-end">
+          ⚠ Being replied to in another terminal: y sends this anyway, n goes back to the text
+        </Text>
+      ) : null}
       {prompt.checking ? (
         <Text color={theme.accent} wrap="truncate-end">
           Reading the thread again: did anyone write meanwhile?

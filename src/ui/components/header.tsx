@@ -15,6 +15,7 @@ export function Header() {
   const narrow = useAppState((state) => state.columns < 100);
   // The header counts what the lists below hold: a list read whole is its own count.
   const counts = useAppState(headerCounts);
+  const others = useAppState((state) => state.presence.others);
   const badge = readOnly ? (
     <Text {...(theme.badge ?? { inverse: true })} bold>
       {'[READ-ONLY]'}
@@ -59,6 +60,7 @@ export function Header() {
             color={(counts.pending ?? me.pending_actions) > 0 ? theme.warning : undefined}
           />{' '}
           · {credits.remaining}/{credits.included} credits
+          {others > 0 ? ` · also open in ${others} other ${others === 1 ? 'terminal' : 'terminals'}` : ''}
         </Text>
       </Box>
     </Box>

@@ -26,6 +26,12 @@ function PromptText({ prompt }: { prompt: NonNullable<AppState['prompt']> }) {
             again · esc: no
           </Text>
         );
+      if (prompt.again)
+        return (
+          <Text color={theme.warning} bold wrap="truncate-end">
+            Being replied to in another terminal: send to {oneLine(prompt.target.name)} anyway? y/n
+          </Text>
+        );
       return prompt.word !== undefined ? (
         <Text color={theme.danger} bold wrap="truncate-end">
           Send to {oneLine(prompt.target.name)} ({oneLine(prompt.target.phone)})? Type {prompt.word}, then

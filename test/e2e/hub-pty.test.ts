@@ -1,0 +1,81 @@
+/**
+ * Two built inboxes of one user on one key, each in its own pseudo-terminal:
+ * the second is a client of the first (the hub), each says it is also open
+ * in another terminal, and while one composes to a contact the other shows
+ * "being replied to in another terminal" on that lead and asks again before
+ * sending to it.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { startSim } from '../support/sim.js';
+import { type BuiltCli, copyBuiltCli, terminalEnv } from './built-cli.js';
+import { KEYS, type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
+
+let bundle: BuiltCli;
+let home = '';
+const terminals: PtyTerminal[] = [];
+
+beforeAll(async () => {
+  bundle = await copyBuiltCli('shop-inbox-hub-pty-');
+  home = await mkdtemp(join(tmpdir(), 'shop-inbox-hub-home-'));
+});
+afterEach(() => {
+  for (const terminal of terminals.splice(0)) terminal.kill();
+});
+afterAll(async () => {
+  await bundle.remove();
+  await rm(home, { recursive: true, force: true });
+});
+
+it('two terminals share one hub: presence, and a second question before writing to a contact another terminal writes to', async () => {
+  const test = await startSim();
+  const env = terminalEnv(home, {
+    SHOP_API_KEY: test.sim.tokens.write,
+    SHOP_API_BASE_URL: test.baseUrl,
+    XDG_RUNTIME_DIR: join(home, 'run'),
+  });
+  const open = () => {
+    const terminal = spawnInTerminal(process.execPath, [bundle.cliPath], { cols: 120, rows: 40, env });
+    terminals.push(terminal);
+    return terminal;
+  };
+  const a = open();
+  await a.waitForText(/Inbox — open leads \(\d+\)/, 15_000);
+  const b = open();
+  await b.waitForText(/Inbox — open leads \(\d+\)/, 15_000);
+  await a.waitForText('also open in 1 other terminal');
+  await b.waitForText('also open in 1 other terminal');
+  // Both show the first lead's thread beside the inbox. A starts writing to its contact.
+  await a.waitForText(/│ Thread — /);
+  a.send('c');
+  await a.waitForText(/To /i);
+  a.send('On my way');
+  await b.waitForText('being replied to in another terminal');
+  // B writes to the same contact: after its y, it is asked again.
+  b.send('c');
+  b.send('Coming at 3');
+  b.send(KEYS.enter);
+  await b.waitForText(/Send to .*\? y\/n/);
+  b.send('y');
+  await b.waitForText('Being replied to in another terminal: send to');
+  // A closes its composer: the mark goes away in B once it says no.
+  b.send('n');
+  a.send(KEYS.escape);
+  await b.waitFor(
+    () => !b.screenText().includes('being replied to in another terminal'),
+    'the mark to go',
+    10_000,
+  );
+  // One process read the shop: the requests at the simulator are those of one inbox, not two.
+  expect(test.sim.requests.list().filter((r) => r.path.endsWith('/inbox')).length).toBeLessThanOrEqual(4);
+
+  // kill -9 of the hub: B keeps its data on screen, takes over, and reads the shop itself.
+  const inboxReads = () => test.sim.requests.list().filter((r) => r.path.endsWith('/inbox')).length;
+  const readsBefore = inboxReads();
+  process.kill(a.pid, 'SIGKILL');
+  await b.waitFor(() => !b.screenText().includes('also open in'), 'B to be alone', 10_000);
+  expect(b.screenText()).toMatch(/Inbox — open leads \(\d+\)/);
+  await b.waitFor(() => inboxReads() > readsBefore, 'B to read the inbox itself', 5_000);
+}, 60_000);

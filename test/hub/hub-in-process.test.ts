@@ -1,0 +1,177 @@
+/**
+ * The hub and its clients in one test process, over the real Unix socket
+ * and the real simulator: election, reads handed out, a client's read asked
+ * of the hub, a client's write made through the hub's budget, presence, and
+ * a new hub when the first one closes.
+ */
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hubSocketPath } from '../../src/hub/hub-paths.js';
+import { type Sharer, shareSession } from '../../src/hub/share-session.js';
+import { createSession, type Session } from '../../src/session/create-session.js';
+import { startSim, type TestSim } from '../support/sim.js';
+import { until } from '../support/until.js';
+
+const open: Array<{ session: Session; sharer: Sharer }> = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  for (const { session } of open.splice(0)) session.close();
+  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function runtimeDir(): Promise<NodeJS.ProcessEnv> {
+  const dir = await mkdtemp(join(tmpdir(), 'hub-'));
+  dirs.push(dir);
+  return { XDG_RUNTIME_DIR: join(dir, 'run'), XDG_STATE_HOME: join(dir, 'state'), HOME: dir };
+}
+
+async function terminal(
+  test: TestSim,
+  env: NodeJS.ProcessEnv,
+  extra: Partial<Parameters<typeof createSession>[0]> = {},
+) {
+  const session = createSession({
+    baseUrl: test.baseUrl,
+    apiKey: test.sim.tokens.write,
+    visibleSlots: () => [{ kind: 'inbox', filter: 'open' }],
+    intervals: { visibleMs: 1_000, headerMs: 2_000, backgroundMs: 60_000, rareMs: 300_000 },
+    ...extra,
+  });
+  const sharer = shareSession(session, { env, baseUrl: test.baseUrl, apiKey: test.sim.tokens.write });
+  open.push({ session, sharer });
+  const sharing = await sharer.ready;
+  session.start();
+  return { session, sharer, sharing };
+}
+
+describe('the hub of a box', () => {
+  it('the first terminal becomes the hub on a 0600 socket in a 0700 directory; the next ones its clients', async () => {
+    const test = await startSim();
+    const env = await runtimeDir();
+    const a = await terminal(test, env);
+    const b = await terminal(test, env);
+    const c = await terminal(test, env);
+    expect([a.sharing.role, b.sharing.role, c.sharing.role]).toEqual(['hub', 'client', 'client']);
+    const socket = hubSocketPath(env, test.baseUrl, test.sim.tokens.write);
+    expect((await stat(socket)).mode & 0o777).toBe(0o600);
+    expect((await stat(join(env.XDG_RUNTIME_DIR as string, 'shop-inbox'))).mode & 0o777).toBe(0o700);
+    // The key never appears in the socket's name.
+    expect(socket).not.toContain(test.sim.tokens.write);
+    // The clients show what the hub read, and see the two other terminals.
+    await until(() => (c.session.store.getState().inbox.open.data ? true : undefined));
+    await until(() => (a.session.store.getState().presence.others === 2 ? true : undefined));
+    expect(b.session.store.getState().presence.others).toBe(2);
+  });
+
+  it('when the hub quits, a client becomes the hub, and the other follows it', async () => {
+    const test = await startSim();
+    const env = await runtimeDir();
+    const a = await terminal(test, env);
+    const b = await terminal(test, env);
+    const c = await terminal(test, env);
+    expect(a.sharing.role).toBe('hub');
+    a.session.close();
+    const roles = () => [b, c].map((t) => t.session.store.getState().sharing?.role).sort();
+    await until(() => (roles().join() === 'client,hub' ? true : undefined));
+    const [hub, client] = b.session.store.getState().sharing?.role === 'hub' ? [b, c] : [c, b];
+    // The client reads through the new hub: a new inbound text reaches it.
+    const before = client.session.store.getState().inbox.open.updatedAt ?? 0;
+    await until(
+      () => ((client.session.store.getState().inbox.open.updatedAt ?? 0) > before ? true : undefined),
+      5_000,
+    );
+    await until(() => (hub.session.store.getState().presence.others === 1 ? true : undefined));
+  });
+
+  it('three terminals read the shop about as often as one', async () => {
+    const test = await startSim();
+    const env = await runtimeDir();
+    await terminal(test, env);
+    await terminal(test, env);
+    await terminal(test, env);
+    await new Promise((resolve) => setTimeout(resolve, 4_500));
+    const shared = (await test.requests()).length;
+    const alone = await startSim();
+    await terminal(alone, await runtimeDir());
+    await new Promise((resolve) => setTimeout(resolve, 4_500));
+    const single = (await alone.requests()).length;
+    expect(shared).toBeLessThanOrEqual(Math.ceil(single * 1.25));
+  }, 20_000);
+});
+
+describe('a hostile hub', () => {
+  async function fakeHub(lines: (socket: import('node:net').Socket) => void) {
+    const env = await runtimeDir();
+    const { createServer } = await import('node:net');
+    const { checkHubDir, hubDir } = await import('../../src/hub/hub-paths.js');
+    const socketPath = join(hubDir(env), 'hub-test.sock');
+    await checkHubDir(hubDir(env), socketPath);
+    const server = createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () => lines(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    return { socketPath, close: () => server.close() };
+  }
+
+  it('passes on only shop data that fits the API contract, and drops the link on garbage or an endless line', async () => {
+    const { linkToHub } = await import('../../src/hub/hub-link.js');
+    const me = (await (await startSim()).client().getMe()) as Record<string, unknown>;
+    const hostileName = '\u001b]0;owned\u0007\u001b[2J Evil \u202e shop';
+    const hub = await fakeHub((socket) => {
+      socket.write(
+        `${JSON.stringify({
+          t: 'welcome',
+          v: 1,
+          reads: [
+            { slot: { kind: 'me' }, data: { ...me, business_name: hostileName }, at: 1 },
+            // Not an inbox at all: dropped.
+            { slot: { kind: 'inbox', filter: 'open' }, data: { open_leads: 'rm -rf /' }, at: 1 },
+          ],
+        })}\n`,
+      );
+      socket.write(
+        `${JSON.stringify({ t: 'data', slot: { kind: 'reviews' }, data: { items: 42 }, at: 2 })}\n`,
+      );
+      socket.write(`${JSON.stringify({ t: 'presence', terminals: 3, composing: ['ct_1'] })}\n`);
+      // A line that never ends, past the 4 MiB cap.
+      socket.write(Buffer.alloc(5 * 1024 * 1024, 0x7b));
+    });
+    const reads: unknown[] = [];
+    const presence: number[] = [];
+    let closed = false;
+    const found = await linkToHub(hub.socketPath, {
+      onRead: (read) => reads.push(read),
+      onPresence: (terminals) => presence.push(terminals),
+      onClose: () => {
+        closed = true;
+      },
+    });
+    expect(found.kind).toBe('linked');
+    if (found.kind !== 'linked') return;
+    // The shop's own answer with a hostile name passes the contract, as it would from the API
+    // (the screen's sanitizer takes it from there); the shapes that do not fit never arrive.
+    expect(found.reads.map((read) => read.slot.kind)).toEqual(['me']);
+    await until(() => (closed ? true : undefined));
+    expect(reads).toEqual([]);
+    expect(presence).toEqual([3]);
+    // A link that closed fails its calls as a network failure would: a text is retried with its key.
+    await expect(found.link.read({ kind: 'me' })).rejects.toMatchObject({ code: 'network' });
+    hub.close();
+  });
+
+  it('a hub that answers with garbage is not followed: the terminal polls on its own', async () => {
+    const { linkToHub } = await import('../../src/hub/hub-link.js');
+    const hub = await fakeHub((socket) => socket.write('HTTP/1.1 200 OK\r\n\r\n\n'));
+    const found = await linkToHub(hub.socketPath, {
+      onRead: () => {},
+      onPresence: () => {},
+      onClose: () => {},
+    });
+    expect(found.kind).toBe('silent');
+    hub.close();
+  });
+});

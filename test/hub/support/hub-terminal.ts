@@ -1,0 +1,116 @@
+/**
+ * One headless inbox terminal, for the multi-process hub tests and the hub
+ * bench: the real session (client, budget, poller, outbox file, sender) and
+ * the real hub code, without a screen. It says what it sees as JSON lines on
+ * stdout and takes commands as JSON lines on stdin. The key comes from
+ * SHOP_API_KEY, as the inbox takes it; the XDG directories from its
+ * environment.
+ *
+ * Bundled with esbuild and run by node, like test/outbox/support/outbox-child.ts.
+ */
+import { createInterface } from 'node:readline';
+import { shareSession } from '../../../src/hub/share-session.js';
+import { OutboxFile } from '../../../src/outbox/outbox-file.js';
+import type { Slot } from '../../../src/poller/refresh-plan.js';
+import { createSession } from '../../../src/session/create-session.js';
+
+export interface TerminalConfig {
+  baseUrl: string;
+  /** What the screen shows: the open inbox, and the first lead's thread beside it (as at 120 columns). */
+  wide?: boolean;
+  intervals?: { visibleMs?: number; headerMs?: number; backgroundMs?: number; rareMs?: number };
+  maxRpm?: number;
+  staleLockMs?: number;
+  sendRetryMs?: number;
+  /** Poll on its own, as every inbox did before the hub (the bench's baseline). */
+  noHub?: boolean;
+}
+
+const config = JSON.parse(process.env.HUB_TERMINAL_CONFIG ?? '{}') as TerminalConfig;
+const apiKey = process.env.SHOP_API_KEY ?? '';
+const say = (event: Record<string, unknown>) =>
+  process.stdout.write(`${JSON.stringify({ ...event, t: Date.now() })}\n`);
+
+const session = createSession({
+  baseUrl: config.baseUrl,
+  apiKey,
+  ...(config.maxRpm ? { maxRpm: config.maxRpm } : {}),
+  ...(config.intervals ? { intervals: config.intervals } : {}),
+  visibleSlots: (state) => {
+    const slots: Slot[] = [{ kind: 'inbox', filter: 'open' }];
+    const first = state.inbox.open.data?.open_leads[0];
+    if (config.wide && first) slots.push({ kind: 'lead', id: first.id });
+    return slots;
+  },
+  outbox: (key) =>
+    OutboxFile.forKey(process.env, config.baseUrl, key, { staleLockMs: config.staleLockMs ?? 2_000 }),
+  outboxSweepMs: 60_000,
+  sendRetry: { baseMs: config.sendRetryMs ?? 500, maxMs: 2_000 },
+});
+
+let lastInbound = '';
+let lastPresence = '';
+let lastRole = '';
+const reportedSent = new Set<string>();
+session.store.subscribe((state) => {
+  const inbound =
+    state.inbox.open.data?.latest_inbound.map((m) => `${m.occurred_at}|${m.body_preview}`) ?? [];
+  const key = inbound.join('\n');
+  if (key !== lastInbound) {
+    lastInbound = key;
+    say({ e: 'inbound', bodies: inbound.map((line) => line.split('|')[1]) });
+  }
+  const presence = JSON.stringify(state.presence);
+  if (presence !== lastPresence) {
+    lastPresence = presence;
+    say({ e: 'presence', ...state.presence });
+  }
+  const role = JSON.stringify(state.sharing ?? null);
+  if (role !== lastRole) {
+    lastRole = role;
+    say({ e: 'sharing', ...(state.sharing ?? {}) });
+  }
+  for (const text of state.outbox) {
+    if ((text.state === 'sent' || text.state === 'replayed') && !reportedSent.has(text.localId)) {
+      reportedSent.add(text.localId);
+      say({ e: 'sent', body: text.body, state: text.state });
+    }
+  }
+});
+
+const commands = createInterface({ input: process.stdin });
+commands.on('line', (line) => {
+  const command = JSON.parse(line) as { c: string; contactId?: string; body?: string };
+  if (command.c === 'send' && command.contactId && command.body) {
+    session.sender.confirm(
+      { contactId: command.contactId, name: 'Customer', phone: '+15550000000' },
+      command.body,
+    );
+    // The outbox write is done: from now on the text must reach the customer exactly once.
+    void session.sender.saved().then(() => say({ e: 'confirmed', body: command.body }));
+  } else if (command.c === 'compose') {
+    session.store.setState({
+      composer: command.contactId
+        ? { contactId: command.contactId, name: 'Customer', phone: '+15550000000' }
+        : undefined,
+    });
+  } else if (command.c === 'quit') {
+    session.close();
+    process.exit(0);
+  }
+});
+
+if (config.noHub) {
+  session.start();
+  say({ e: 'sharing', role: 'alone', why: 'no hub (baseline)' });
+} else {
+  const sharer = shareSession(session, { env: process.env, baseUrl: config.baseUrl, apiKey });
+  void sharer.ready.then(() => {
+    session.start();
+    say({ e: 'started' });
+  });
+}
+process.on('SIGTERM', () => {
+  session.close();
+  process.exit(0);
+});

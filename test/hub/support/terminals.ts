@@ -1,0 +1,124 @@
+/** Starts headless inbox terminals (support/hub-terminal.ts, bundled) as real processes, and reads what they say. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import type { TerminalConfig } from './hub-terminal.js';
+
+export interface TerminalEvent {
+  e: string;
+  t: number;
+  role?: string;
+  why?: string;
+  body?: string;
+  bodies?: string[];
+  others?: number;
+  composingElsewhere?: string[];
+}
+
+export interface Terminal {
+  process: ChildProcess;
+  events: TerminalEvent[];
+  readonly stderr: string;
+  exited: Promise<void>;
+  send(command: Record<string, unknown>): void;
+  /** The first event (already seen or to come) that matches, or an error with the stderr after the timeout. */
+  next(match: (event: TerminalEvent) => boolean, what: string, timeoutMs?: number): Promise<TerminalEvent>;
+  /** The latest sharing role it reported. */
+  role(): string | undefined;
+}
+
+export async function bundleTerminal(
+  dir: string,
+  entry = fileURLToPath(new URL('./hub-terminal.ts', import.meta.url)),
+): Promise<string> {
+  const outfile = join(dir, 'hub-terminal.mjs');
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+  });
+  return outfile;
+}
+
+export const spawned = new Set<ChildProcess>();
+
+export function startTerminal(
+  script: string,
+  config: TerminalConfig,
+  apiKey: string,
+  env: NodeJS.ProcessEnv,
+): Terminal {
+  const child = spawn(process.execPath, [script], {
+    env: {
+      PATH: process.env.PATH,
+      ...env,
+      SHOP_API_KEY: apiKey,
+      HUB_TERMINAL_CONFIG: JSON.stringify(config),
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  spawned.add(child);
+  child.once('exit', () => spawned.delete(child));
+  const events: TerminalEvent[] = [];
+  const waiters: Array<{
+    match: (event: TerminalEvent) => boolean;
+    resolve: (event: TerminalEvent) => void;
+  }> = [];
+  let buffered = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8');
+  child.stdout?.on('data', (chunk: string) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+      const event = JSON.parse(buffered.slice(0, end)) as TerminalEvent;
+      buffered = buffered.slice(end + 1);
+      events.push(event);
+      for (const waiter of [...waiters]) {
+        if (waiter.match(event)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(event);
+        }
+      }
+    }
+  });
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    process: child,
+    events,
+    get stderr() {
+      return stderr;
+    },
+    exited,
+    send: (command) => child.stdin?.write(`${JSON.stringify(command)}\n`),
+    next: (match, what, timeoutMs = 15_000) => {
+      const seen = events.find(match);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`no ${what} within ${timeoutMs} ms; stderr:\n${stderr}`)),
+          timeoutMs,
+        );
+        waiters.push({
+          match,
+          resolve: (event) => {
+            clearTimeout(timer);
+            resolve(event);
+          },
+        });
+      });
+    },
+    role: () => [...events].reverse().find((event) => event.e === 'sharing')?.role,
+  };
+}
