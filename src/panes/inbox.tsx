@@ -30,12 +30,15 @@ const LeadRow = memo(function LeadRow({
   fresh,
   now,
   wide,
+  repliedElsewhere,
 }: {
   lead: InboxLead;
   selected: boolean;
   fresh: boolean;
   now: number;
   wide: boolean;
+  /** Another terminal of this box is writing to this lead's contact (the hub's presence). */
+  repliedElsewhere: boolean;
 }) {
   const theme = useTheme();
   const sameDay = String(lead.urgency) === 'same_day';
@@ -61,7 +64,13 @@ const LeadRow = memo(function LeadRow({
         </Text>
       </Box>
       <Box width={9} flexShrink={0} marginLeft={1}>
-        <Text wrap="truncate-end">{enumLabel(lead.status)}</Text>
+        {repliedElsewhere ? (
+          <Text wrap="truncate-end" color={theme.warning} bold>
+            ✎ typing
+          </Text>
+        ) : (
+          <Text wrap="truncate-end">{enumLabel(lead.status)}</Text>
+        )}
       </Box>
       <Box width={4} flexShrink={0} marginLeft={1} justifyContent="flex-end">
         <Text dimColor>{age(lead.created_at, now)}</Text>
@@ -115,6 +124,15 @@ function InboxPane({ height, width, focused }: PaneProps) {
   const previews = useAppState((state) => state.inbox.open.data?.latest_inbound ?? []);
   const previewsLoaded = useAppState((state) => state.inbox.open.updatedAt !== undefined);
   const freshLeads = useAppState((state) => state.seen.fresh.leads);
+  // Leads whose contact another terminal is writing to, as far as this one has read their contact.
+  const repliedElsewhere = useAppState((state) => {
+    const writing = state.presence.composingElsewhere;
+    if (writing.length === 0) return '';
+    return Object.entries(state.leads)
+      .filter(([, lead]) => lead.data && writing.includes(lead.data.contact.id))
+      .map(([id]) => id)
+      .join('\u0000');
+  });
   const search = useAppState((state) => ({
     text: searchText(state, 'inbox'),
     editing: state.searching && focused,
@@ -156,6 +174,7 @@ function InboxPane({ height, width, focused }: PaneProps) {
             fresh={freshLeads.has(lead.id)}
             now={now}
             wide={wide}
+            repliedElsewhere={repliedElsewhere !== '' && repliedElsewhere.split('\u0000').includes(lead.id)}
           />
         )}
       />

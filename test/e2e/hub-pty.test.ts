@@ -53,6 +53,8 @@ it('two terminals share one hub: presence, and a second question before writing 
   await a.waitForText(/To /i);
   a.send('On my way');
   await b.waitForText('being replied to in another terminal');
+  // And on the lead's row in B's inbox.
+  await b.waitForText('✎ typing');
   // B writes to the same contact: after its y, it is asked again.
   b.send('c');
   b.send('Coming at 3');

@@ -33,6 +33,8 @@ describe('a contact another terminal writes to', () => {
     const wire = recordWire(tui.s.sim);
     await waitStartup(tui);
     const contact = await composeToWritingElsewhere(tui, true);
+    // The lead's thread says so, in words.
+    await tui.waitFor('being replied to in another terminal');
     const before = outboundTo(tui.s.sim, contact.id).length;
     await tui.press('On my way', KEYS.enter);
     await tui.waitFor(`Send to ${contact.name} (${contact.phone})? y/n`);
