@@ -113,7 +113,7 @@ export const COMPOSER_COMMANDS: readonly Command[] = [
     id: 'composer.send',
     mode: 'composer',
     keys: ['enter'],
-    label: 'send: shows the text and asks y/n first',
+    label: 'send: shows the text and asks first (y/n, or a word to type when a check says so)',
     hint: 'send',
     inPalette: false,
     run: (context) => {

@@ -3,14 +3,13 @@
  * registry and the keymap in use (a user's own keys show here). A command
  * that does not apply right now says why.
  */
-import { Box } from 'ink';
 import { paneById } from '../../panes/registry.js';
-import { useAppState, useServices, useTheme } from '../app-context.js';
+import { useAppState, useServices } from '../app-context.js';
 import { helpRows } from '../commands/describe.js';
+import { OverlayBox } from './overlay-box.js';
 import { Text } from './text.js';
 
 export function HelpOverlay({ height }: { height: number }) {
-  const theme = useTheme();
   const { keymap, commandContext } = useServices();
   const focus = useAppState((state) => state.focus);
   const readOnly = useAppState((state) => state.readOnly);
@@ -23,19 +22,17 @@ export function HelpOverlay({ height }: { height: number }) {
   const shown = rows.slice(first, first + room);
   const width = Math.min(16, Math.max(...rows.map((row) => [...row.keys].length)) + 2);
   return (
-    <Box
-      flexDirection="column"
+    <OverlayBox
       height={height}
-      borderStyle="double"
-      borderColor={theme.accent}
-      paddingX={1}
-      overflow="hidden"
+      colour="accent"
+      title={
+        <>
+          Keys — {paneById(focus).title}
+          {readOnly ? ' (read-only: keys that change the shop are off)' : ''}
+          {rows.length > room ? `  ${first + 1}–${first + shown.length} of ${rows.length}, j/k scroll` : ''}
+        </>
+      }
     >
-      <Text bold color={theme.accent} wrap="truncate-end">
-        Keys — {paneById(focus).title}
-        {readOnly ? ' (read-only: keys that change the shop are off)' : ''}
-        {rows.length > room ? `  ${first + 1}–${first + shown.length} of ${rows.length}, j/k scroll` : ''}
-      </Text>
       {shown.map((row) => (
         <Text key={row.ids.join(' ')} wrap="truncate-end" dimColor={row.off !== undefined}>
           <Text bold>{`${row.keys} `.padEnd(width)}</Text>
@@ -43,6 +40,6 @@ export function HelpOverlay({ height }: { height: number }) {
           {row.off ? ` (not now: ${row.off})` : ''}
         </Text>
       ))}
-    </Box>
+    </OverlayBox>
   );
 }

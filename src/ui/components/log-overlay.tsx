@@ -7,6 +7,7 @@ import { Box } from 'ink';
 import { useAppState, useTheme } from '../app-context.js';
 import { block } from '../format.js';
 import { fg } from '../theme.js';
+import { OverlayBox } from './overlay-box.js';
 import { Text } from './text.js';
 
 const TONE_ROLE = { info: undefined, success: 'success', warning: 'warning', error: 'danger' } as const;
@@ -27,18 +28,16 @@ export function LogOverlay({ height }: { height: number }) {
   const first = Math.max(0, Math.min(scroll, newestFirst.length - 1));
   const shown = newestFirst.slice(first, first + Math.max(1, height - 3));
   return (
-    <Box
-      flexDirection="column"
+    <OverlayBox
       height={height}
-      borderStyle="double"
-      borderColor={theme.accent}
-      paddingX={1}
-      overflow="hidden"
+      colour="accent"
+      title={
+        <>
+          Message log — {log.length === 1 ? '1 message' : `${log.length} messages`}, newest first
+          {first > 0 ? ` · ${first} newer above (k)` : ''}
+        </>
+      }
     >
-      <Text bold color={theme.accent} wrap="truncate-end">
-        Message log — {log.length === 1 ? '1 message' : `${log.length} messages`}, newest first
-        {first > 0 ? ` · ${first} newer above (k)` : ''}
-      </Text>
       {log.length === 0 ? <Text dimColor>No messages yet.</Text> : null}
       {shown.map((notice, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: two notices can share their time and text; a place in the log is unique
@@ -53,6 +52,6 @@ export function LogOverlay({ height }: { height: number }) {
           </Box>
         </Box>
       ))}
-    </Box>
+    </OverlayBox>
   );
 }

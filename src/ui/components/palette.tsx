@@ -9,6 +9,7 @@ import { useAppState, useServices, useTheme } from '../app-context.js';
 import { applies } from '../commands/command.js';
 import { showKeys } from '../commands/describe.js';
 import { paletteItems } from '../commands/palette-items.js';
+import { OverlayBox } from './overlay-box.js';
 import { Text } from './text.js';
 
 function Highlighted({ text, positions }: { text: string; positions: ReadonlySet<number> }) {
@@ -32,7 +33,6 @@ function Highlighted({ text, positions }: { text: string; positions: ReadonlySet
 }
 
 export function Palette({ height }: { height: number }) {
-  const theme = useTheme();
   const { keymap, commandContext } = useServices();
   const query = useAppState((state) => state.palette?.query ?? emptyLine);
   const selected = useAppState((state) => state.palette?.selected ?? 0);
@@ -53,17 +53,7 @@ export function Palette({ height }: { height: number }) {
   const shown = items.slice(first, first + room);
   const context = commandContext();
   return (
-    <Box
-      flexDirection="column"
-      height={height}
-      borderStyle="double"
-      borderColor={theme.special}
-      paddingX={1}
-      overflow="hidden"
-    >
-      <Text bold color={theme.special} wrap="truncate-end">
-        Commands — type to find, enter runs, esc closes
-      </Text>
+    <OverlayBox height={height} colour="special" title={<>Commands — type to find, enter runs, esc closes</>}>
       <Text wrap="truncate-end">
         {': '}
         {query.text.slice(0, query.cursor)}
@@ -88,6 +78,6 @@ export function Palette({ height }: { height: number }) {
           </Box>
         );
       })}
-    </Box>
+    </OverlayBox>
   );
 }

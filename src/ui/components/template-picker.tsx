@@ -7,13 +7,13 @@ import { Box } from 'ink';
 import { useMemo } from 'react';
 import { emptyLine } from '../../store/line-editor.js';
 import { fillTemplate, variablesFor } from '../../user-actions/templates.js';
-import { useAppState, useServices, useTheme } from '../app-context.js';
+import { useAppState, useServices } from '../app-context.js';
 import { templateItems } from '../commands/template-items.js';
 import { block, oneLine } from '../format.js';
+import { OverlayBox } from './overlay-box.js';
 import { Text } from './text.js';
 
 export function TemplatePicker({ height }: { height: number }) {
-  const theme = useTheme();
   const { store } = useServices();
   const inputs = useAppState((state) => ({
     templates: state.templates,
@@ -36,17 +36,11 @@ export function TemplatePicker({ height }: { height: number }) {
   const first = Math.max(0, Math.min(inputs.selected - Math.floor(room / 2), items.length - room));
   const shown = items.slice(first, first + room);
   return (
-    <Box
-      flexDirection="column"
+    <OverlayBox
       height={height}
-      borderStyle="double"
-      borderColor={theme.special}
-      paddingX={1}
-      overflow="hidden"
+      colour="special"
+      title={<>Templates — type to find, enter puts it in the text, esc goes back</>}
     >
-      <Text bold color={theme.special} wrap="truncate-end">
-        Templates — type to find, enter puts it in the text, esc goes back
-      </Text>
       <Text wrap="truncate-end">
         {'> '}
         {inputs.query.text.slice(0, inputs.query.cursor)}
@@ -67,6 +61,6 @@ export function TemplatePicker({ height }: { height: number }) {
           {block(preview)}
         </Text>
       </Box>
-    </Box>
+    </OverlayBox>
   );
 }
