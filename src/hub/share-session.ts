@@ -64,7 +64,10 @@ export function shareSession(session: Session, options: ShareOptions): Sharer {
   };
 
   const becomeHub = async (): Promise<Sharing> => {
+    // Closed while electing (q pressed at start-up): a server listening now would keep the process alive.
+    if (stopped) return alone('closed');
     await unlink(socketPath).catch(() => {});
+    if (stopped) return alone('closed');
     const hub = new HubServer({
       socketPath,
       store,
@@ -74,6 +77,10 @@ export function shareSession(session: Session, options: ShareOptions): Sharer {
       ...(options.freshMs !== undefined ? { freshMs: options.freshMs } : {}),
     });
     await hub.listen();
+    if (stopped) {
+      hub.close();
+      return alone('closed');
+    }
     server = hub;
     session.hub.route(undefined);
     poller.setLag(0);

@@ -4,7 +4,9 @@
  * of the hub, a client's write made through the hub's budget, presence, and
  * a new hub when the first one closes.
  */
+
 import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -100,6 +102,43 @@ describe('the hub of a box', () => {
     const single = (await alone.requests()).length;
     expect(shared).toBeLessThanOrEqual(Math.ceil(single * 1.25));
   }, 20_000);
+});
+
+describe('a terminal closed while it elects (q at start-up)', () => {
+  /** Whether anything accepts a connection on the socket path. */
+  const listening = (path: string) =>
+    new Promise<boolean>((resolve) => {
+      const socket = createConnection(path);
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+
+  it('never leaves a hub listening, which would keep the process from exiting', async () => {
+    const test = await startSim();
+    let leftListening = 0;
+    // Closed at every moment of an election: before the lock, while linking, while listening.
+    for (let round = 0; round < 80; round++) {
+      const env = await runtimeDir();
+      const session = createSession({
+        baseUrl: test.baseUrl,
+        apiKey: test.sim.tokens.write,
+        visibleSlots: () => [],
+      });
+      const sharer = shareSession(session, { env, baseUrl: test.baseUrl, apiKey: test.sim.tokens.write });
+      // An election takes a few milliseconds: close at 0–4 ms, and at every turn of the event loop in between.
+      const closeAt = Date.now() + (round % 5);
+      while (Date.now() < closeAt) await new Promise((resolve) => setImmediate(resolve));
+      for (let turn = 0; turn < Math.floor(round / 5); turn++)
+        await new Promise((resolve) => setImmediate(resolve));
+      session.close();
+      await sharer.ready;
+      if (await listening(hubSocketPath(env, test.baseUrl, test.sim.tokens.write))) leftListening++;
+    }
+    expect(leftListening).toBe(0);
+  });
 });
 
 describe('a hostile hub', () => {
