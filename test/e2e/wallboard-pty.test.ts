@@ -93,7 +93,20 @@ function hasBigNumber(terminal: PtyTerminal, value: string, scale: number): bool
 async function expectWallboardOf(sim: TestSim, terminal: PtyTerminal, scale: number) {
   const want = await expected(sim);
   await terminal.waitForText(/updated \d+ s ago/);
-  await terminal.waitForText(`${want.counts.missed} with no reply`);
+  // The four reads arrive one after another (and a terminal first looks for its hub): wait for the last.
+  const words = [
+    `${want.counts.missed} with no reply`,
+    `${want.counts.sameDay} open, same day`,
+    `${want.counts.reviews} unreplied`,
+    `${want.counts.approvals} to approve`,
+  ];
+  await terminal.waitFor(
+    () =>
+      words.every((text) => terminal.screenText().includes(text)) &&
+      !terminal.screenText().includes('loading…'),
+    'all four counts and the newest texts',
+    15_000,
+  );
   const screen = terminal.screenText();
   expect(screen).toContain(`${want.counts.missed} with no reply`);
   expect(screen).toContain(`${want.counts.sameDay} open, same day`);
