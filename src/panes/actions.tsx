@@ -107,6 +107,16 @@ export function approvePrompt(
   };
 }
 
+/** The first line of an action's detail: its kind, id, status and when it was generated. */
+function ActionHeadLine({ action }: { action: Action }) {
+  return (
+    <Text wrap="truncate-end">
+      <Text bold>{enumLabel(action.kind)}</Text> {oneLine(action.id)} · {enumLabel(action.status)} · generated{' '}
+      {dateTime(action.generated_at)}
+    </Text>
+  );
+}
+
 function ActionDetail({ action }: { action: Action | undefined }) {
   const theme = useTheme();
   const drafted = useAppState((state) => (action ? state.draftedReplies[action.id] : undefined));
@@ -115,10 +125,7 @@ function ActionDetail({ action }: { action: Action | undefined }) {
   if (drafted) {
     return (
       <Box flexDirection="column" height={DETAIL_ROWS} overflow="hidden">
-        <Text wrap="truncate-end">
-          <Text bold>{enumLabel(action.kind)}</Text> {oneLine(action.id)} · {enumLabel(action.status)} ·
-          generated {dateTime(action.generated_at)}
-        </Text>
+        <ActionHeadLine action={action} />
         <Text color={theme.special} wrap="truncate-end">
           Reply drafted here to {oneLine(drafted.reviewer)} (approving publishes it):
         </Text>
@@ -128,10 +135,7 @@ function ActionDetail({ action }: { action: Action | undefined }) {
   }
   return (
     <Box flexDirection="column" height={DETAIL_ROWS} overflow="hidden">
-      <Text wrap="truncate-end">
-        <Text bold>{enumLabel(action.kind)}</Text> {oneLine(action.id)} · {enumLabel(action.status)} ·
-        generated {dateTime(action.generated_at)}
-      </Text>
+      <ActionHeadLine action={action} />
       {extra.length === 0 ? (
         <Text dimColor wrap="wrap">
           The API gives no detail of what this action will do beyond its kind; check it in the shop's

@@ -117,7 +117,7 @@ export function App() {
       ) : (
         <Panes focus={layout.focus} height={bodyRows} wide={layout.wide} />
       )}
-      {composer.kind === 'none' ? null : <Composer />}
+      <Composer view={composer} />
       <StatusBar />
     </Box>
   );

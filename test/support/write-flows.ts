@@ -237,14 +237,10 @@ export function inboxLeadWhere(
   throw new Error('no lead in the inbox fits');
 }
 
-/**
- * In Reviews: selects an unreplied review with no reply awaiting approval and drafts one (d), until the
- * draft names the action that holds it (then a in Reviews applies).
- */
-export async function draftWithItsAction(tui: TestTui): Promise<void> {
-  await tui.waitFor((_f, state) => state.reviews.data !== undefined);
+/** The row of the Reviews list that is unreplied and has no reply awaiting approval at the simulator (-1: none). */
+export function unrepliedReviewIndex(tui: TestTui): number {
   const shop = tui.s.sim.shops.main;
-  const index = (tui.state().reviews.data?.items ?? []).findIndex(
+  return (tui.state().reviews.data?.items ?? []).findIndex(
     (review) =>
       review.replied_at === null &&
       !shop.actions.some(
@@ -254,6 +250,15 @@ export async function draftWithItsAction(tui: TestTui): Promise<void> {
           action.target.reviewId === review.id,
       ),
   );
+}
+
+/**
+ * In Reviews: selects an unreplied review with no reply awaiting approval and drafts one (d), until the
+ * draft names the action that holds it (then a in Reviews applies).
+ */
+export async function draftWithItsAction(tui: TestTui): Promise<void> {
+  await tui.waitFor((_f, state) => state.reviews.data !== undefined);
+  const index = unrepliedReviewIndex(tui);
   if (index < 0) throw new Error('no unreplied review without a reply awaiting approval');
   await tui.press('g', ...Array.from({ length: index }, () => 'j'), 'd');
   await tui.waitFor(/awaits approval as action/);

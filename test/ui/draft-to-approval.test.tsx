@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { selectedReview } from '../../src/store/selectors.js';
 import { oneLine } from '../../src/ui/format.js';
 import { startTui } from '../support/tui.js';
-import { recordWire, startupLoaded } from '../support/write-flows.js';
+import { recordWire, startupLoaded, unrepliedReviewIndex } from '../support/write-flows.js';
 import { firstLoad, plain, QUIET } from './nav-pane-helpers.js';
 
 describe('a draft leads to its approval', () => {
@@ -20,17 +20,7 @@ describe('a draft leads to its approval', () => {
     await tui.press('3');
     await tui.waitFor(/Reviews \(\d+/);
     // An unreplied review with no reply awaiting approval yet.
-    const rows = tui.state().reviews.data?.items ?? [];
-    const index = rows.findIndex(
-      (review) =>
-        review.replied_at === null &&
-        !shop.actions.some(
-          (action) =>
-            action.status === 'pending_approval' &&
-            action.target.type === 'review_reply' &&
-            action.target.reviewId === review.id,
-        ),
-    );
+    const index = unrepliedReviewIndex(tui);
     expect(index).toBeGreaterThanOrEqual(0);
     await tui.press('g', ...Array.from({ length: index }, () => 'j'));
     const review = selectedReview(tui.state());

@@ -317,8 +317,8 @@ function ConfirmBox({ view }: { view: Extract<ComposerView, { kind: 'confirm' }>
   );
 }
 
-export function Composer() {
-  const view = useComposerView();
+/** The composer or the question, as the root computed it (it needs the height to lay out the panes). */
+export function Composer({ view }: { view: ComposerView }) {
   if (view.kind === 'none') return null;
   return view.kind === 'confirm' ? <ConfirmBox view={view} /> : <ComposeBox view={view} />;
 }
