@@ -4,7 +4,7 @@
  * columns the selected lead's thread shows beside it.
  */
 import { Box } from 'ink';
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import type { InboundPreview, InboxLead } from '../contract/resources.js';
 import type { Slot } from '../poller/refresh-plan.js';
 import { type AppState, isWide } from '../store/app-store.js';
@@ -83,8 +83,12 @@ function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: bo
   const theme = useTheme();
   const fresh = useAppState((state) => state.seen.fresh.inbound);
   // Who sent each, when the thread it belongs to was read.
-  const senders = useAppState((state) =>
-    previews.slice(0, PREVIEW_ROWS).map((preview) => leadOfPreview(state, preview)?.contact.name ?? ''),
+  // Matched only when the previews or the threads read change, not on every key.
+  const leads = useAppState((state) => state.leads);
+  const senders = useMemo(
+    () =>
+      previews.slice(0, PREVIEW_ROWS).map((preview) => leadOfPreview({ leads }, preview)?.contact.name ?? ''),
+    [previews, leads],
   );
   const now = useClockNow();
   return (

@@ -226,7 +226,7 @@ export function leadIdForPhone(state: AppState, phone: string): string | undefin
  * lead id or phone: its time and text must match an inbound text of the thread). Undefined: not loaded.
  */
 export function leadOfPreview(
-  state: AppState,
+  state: Pick<AppState, 'leads'>,
   preview: { occurred_at: string; body_preview: string },
 ): LeadDetail | undefined {
   const shown = preview.body_preview.replace(/…$/, '');
