@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/config-error.js';
 import { CONFIG_FILE_MAX_BYTES, readConfig, writeConfig } from '../../src/config/config-file.js';
+import { holdingDirectoryProblem, othersCanChangeProblem } from '../../src/config/file-permissions.js';
 import { configDir, configFilePath, keyFilePath } from '../../src/config/paths.js';
 
 let home: string;
@@ -232,6 +233,25 @@ describe('config.json: nobody else may change it, as ssh requires of ~/.ssh/conf
       ),
     );
   });
+
+  it.skipIf(process.geteuid?.() !== 0)(
+    "takes root's files and directories, as ssh does, for any user",
+    async () => {
+      // This process is root: what user 1000 would be told about a root-owned config.
+      await writeRaw('{ "mouse": true }');
+      const role = { power: 'decides where your API key is sent', outcome: 'it is not used' };
+      expect(othersCanChangeProblem(await stat(path()), path(), role, 1000)).toBeUndefined();
+      expect(await holdingDirectoryProblem(path(), role, 1000)).toBeUndefined();
+      await chown(path(), 65534, 65534);
+      expect(othersCanChangeProblem(await stat(path()), path(), role, 1000)).toMatch(
+        /belongs to another user/,
+      );
+      await chown(configDir(env), 65534, 65534);
+      expect(await holdingDirectoryProblem(path(), role, 1000)).toMatch(
+        /^the directory .* belongs to another user/,
+      );
+    },
+  );
 
   it('a config written by login passes the checks (0600 in a 0700 directory)', async () => {
     await writeConfig(env, { base_url: 'https://shop.example.com/v1' });
