@@ -128,7 +128,7 @@ export async function loadTemplates(env: NodeJS.ProcessEnv): Promise<Template[]>
       if (problem) throw new TemplatesError(problem);
       return undefined;
     },
-    tooLarge: `templates.json is larger than ${formatBytes(TEMPLATES_FILE_MAX_BYTES)}, so no templates are offered: ${path}.`,
+    tooLarge: `${path} is larger than ${formatBytes(TEMPLATES_FILE_MAX_BYTES)}`,
     fail: (message) => new TemplatesError(`${message}, so no templates are offered.`),
   });
   if (bytes === undefined) return [...EXAMPLE_TEMPLATES];
