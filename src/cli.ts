@@ -19,6 +19,8 @@ Usage:
 Environment:
   SHOP_API_BASE_URL          the shop's API root, https://host/…/v1
   SHOP_API_KEY               the shop's API key (never pass a key as a flag)
+  SHOP_INBOX_TRUST_LOOPBACK  1: send plain http to a loopback port whose owner this system
+                             cannot tell (not Linux); only where no other user runs programs
 
 ${TUI_USAGE}
 ${STATUS_USAGE}

@@ -39,6 +39,7 @@ import {
   type HttpAnswer,
 } from './http-exchange.js';
 import { capText, MAX_BODY_BYTES, MAX_LOCATION_CHARS, MAX_ORIGIN_CHARS } from './limits.js';
+import { type LoopbackGuardOptions, trustLoopbackFromEnv, UntrustedServiceError } from './loopback-guard.js';
 import {
   backoffDelay,
   DEFAULT_RETRY,
@@ -68,6 +69,11 @@ export interface ShopClientOptions {
   beforeAttempt?: (request: AttemptInfo, signal: AbortSignal) => Promise<void>;
   /** Called after every attempt that received an HTTP answer or failed, so the scheduler sees 429s. */
   afterAttempt?: (request: AttemptInfo, error: ApiError | undefined) => void;
+  /**
+   * Who may receive plain-http requests on loopback (this user or root, checked per connection).
+   * Default: as SHOP_INBOX_TRUST_LOOPBACK says where the owner cannot be known.
+   */
+  loopbackGuard?: LoopbackGuardOptions;
   /** Test seams: the clock, the wait between attempts and the jitter source. */
   now?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -266,7 +272,10 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
   const sleep = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
 
-  const connections = createConnections();
+  const connections = createConnections({
+    trustWhenUnknown: trustLoopbackFromEnv(process.env),
+    ...options.loopbackGuard,
+  });
   const userAgent = options.userAgent ?? 'shop-inbox';
 
   function fail(endpoint: Endpoint, init: Omit<ApiErrorInit, 'endpoint'>): ApiError {
@@ -521,6 +530,10 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
     attemptTimedOut: boolean,
   ): ApiError {
     if (caught instanceof ApiError) return caught;
+    if (caught instanceof UntrustedServiceError) {
+      // Refused before anything was written: not a network failure, and never retried.
+      return fail(endpoint, { status: 0, code: 'untrusted_service', local: true, message: caught.message });
+    }
     if (stoppedBy === 'caller') {
       return fail(endpoint, { status: 0, code: 'aborted', message: 'the request was cancelled' });
     }

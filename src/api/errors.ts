@@ -11,7 +11,8 @@ import { capIssues, capText, MAX_CODE_CHARS, MAX_MESSAGE_CHARS } from './limits.
  * The documented service codes, plus what the client itself can tell:
  * network (no connection), timeout (no answer in time), server (5xx or a body
  * that is not JSON), bad_response (JSON that breaks the contract), aborted
- * (the caller cancelled), redirect (a 3xx, never followed). A code the service
+ * (the caller cancelled), redirect (a 3xx, never followed), untrusted_service (plain http to a
+ * loopback port another user listens on: refused before anything was sent). A code the service
  * invents later passes through as-is (capped in length, like every server string).
  */
 export type ApiErrorCode =
@@ -22,6 +23,7 @@ export type ApiErrorCode =
   | 'bad_response'
   | 'aborted'
   | 'redirect'
+  | 'untrusted_service'
   | (string & {});
 
 export interface ApiErrorInit {

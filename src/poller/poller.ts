@@ -341,7 +341,9 @@ export class Poller {
       case 'timeout':
       case 'server':
       // A redirect says the base URL or a proxy in front of it is wrong, for every read: back off and say so.
-      case 'redirect': {
+      case 'redirect':
+      // Another user's service on the loopback port: nothing was sent; back off until this user's is back.
+      case 'untrusted_service': {
         this.failures += 1;
         const step = Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** (this.failures - 1));
         const wait = Math.round(step / 2 + this.random() * (step / 2));

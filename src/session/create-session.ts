@@ -138,6 +138,9 @@ export function createSession(options: SessionOptions): Session {
     ...(options.templates ? { templates: options.templates } : {}),
     ...(options.templatesProblem ? { templatesProblem: options.templatesProblem } : {}),
   });
+  // A templates.json that is not used is said at start (and kept in the message log), not only on ctrl-t.
+  if (options.templatesProblem && options.view !== 'wallboard')
+    store.setState({ notice: { text: options.templatesProblem, tone: 'warning', at: now() } });
   const budget = new RequestBudget({ maxPerMinute: options.maxRpm ?? DEFAULT_MAX_RPM, now });
   // Every key this session used, for redaction only: never on an object that could be inspected.
   const keysUsed: string[] = [];
