@@ -11,7 +11,7 @@
  * them.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,7 @@ import { OutboxFile } from '../../src/outbox/outbox-file.js';
 import { startSim, type TestSim } from '../support/sim.js';
 import { until } from '../support/until.js';
 import type { ChildConfig } from './support/outbox-child.js';
+import { storedEntries } from './support/stored-entries.js';
 
 const TRIALS = 24;
 const LANES = 3;
@@ -251,8 +252,7 @@ async function runTrial(trial: number) {
   }
   // Nothing is left waiting: every text on disk was sent and forgotten.
   const file = OutboxFile.forKey({ XDG_STATE_HOME: stateHome }, t.baseUrl, t.sim.tokens.write);
-  const stored = await readFile(file.path, 'utf8').catch(() => '{"texts":[]}');
-  expect({ trial, texts: JSON.parse(stored).texts }).toEqual({ trial, texts: [] });
+  expect({ trial, texts: await storedEntries(file.path) }).toEqual({ trial, texts: [] });
   await t.sim.close();
 }
 
