@@ -29,6 +29,19 @@ export async function ensurePrivateDir(dir: string, fs: PrivateFileSystem = node
   if ((info.mode & 0o077) !== 0) await fs.chmod(dir, 0o700);
 }
 
+/**
+ * The file was renamed into place but its directory could not be synced: it
+ * is there for every process to read, but may not survive a power cut.
+ */
+export class UnsyncedRenameError extends Error {
+  readonly code: string | undefined;
+
+  constructor(cause: unknown) {
+    super((cause as Error).message, { cause });
+    this.code = (cause as NodeJS.ErrnoException).code;
+  }
+}
+
 /** The new content of `path` in a temporary file beside it, synced: `rename` it over the file to publish it. */
 export interface PreparedFile {
   temp: string;
@@ -71,7 +84,11 @@ export async function preparePrivateFile(
         await discard();
         throw error;
       }
-      await syncDirectory(dir, fs);
+      try {
+        await syncDirectory(dir, fs);
+      } catch (error) {
+        throw new UnsyncedRenameError(error);
+      }
     },
   };
 }

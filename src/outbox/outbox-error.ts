@@ -5,15 +5,19 @@
  */
 import { dirname } from 'node:path';
 import { ConfigError } from '../config/config-error.js';
+import { UnsyncedRenameError } from '../config/private-file.js';
 
 /** The outbox could not be read or written; `message` says why in plain words, `code` is the errno's. */
 export class OutboxError extends Error {
   override name = 'OutboxError';
   readonly code: string | undefined;
+  /** The new content is in the file, though not known to be durable: the write is to be undone. */
+  readonly written: boolean;
 
   constructor(message: string, cause: unknown) {
     super(message, { cause });
     this.code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    this.written = cause instanceof UnsyncedRenameError;
   }
 }
 
@@ -34,7 +38,8 @@ export function explainOutboxError(error: unknown, outboxPath: string): string {
     return `another shop-inbox of yours has kept the outbox ${outboxPath} locked for over ${seconds} s (a stopped or stuck process, or a slow network disk)`;
   }
   if (error instanceof ConfigError) return error.message;
-  const { code, message } = error as NodeJS.ErrnoException;
+  if (error instanceof UnsyncedRenameError) return explainOutboxError(error.cause, outboxPath);
+  const { code, message, syscall, path } = error as NodeJS.ErrnoException;
   switch (code) {
     case 'ENOSPC':
       return `the disk holding ${dir} is full`;
@@ -46,6 +51,9 @@ export function explainOutboxError(error: unknown, outboxPath: string): string {
       return `${outboxPath} is a directory, not a file`;
     case 'ENOTDIR':
       return `${dir}, or a folder above it, is a file, not a directory`;
+    case 'EEXIST':
+      if (syscall === 'mkdir') return `${path ?? dir} is a file, not a directory`;
+      break;
     case 'EACCES':
     case 'EPERM':
       return `${dir} or the outbox in it cannot be written by you`;
@@ -56,7 +64,6 @@ export function explainOutboxError(error: unknown, outboxPath: string): string {
       return 'too many files are open on this machine';
     case 'ENAMETOOLONG':
       return `the path ${outboxPath} is too long`;
-    default:
-      return `${code ? `${code}: ` : ''}${message ?? String(error)}`;
   }
+  return `${code ? `${code}: ` : ''}${message ?? String(error)}`;
 }

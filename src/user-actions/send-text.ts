@@ -234,14 +234,17 @@ export class TextSender {
       finishedAt: this.context.now(),
       reason: `Not sent: it could not be saved in the outbox first (${why}).`,
     });
-    let reopened = false;
+    // In the file, though not known durable: taken out again, so that no later start sends what staff were
+    // told is not sent. Said only if that fails too (the notice below is the one that matters).
+    if ((error as { written?: boolean }).written) this.write().catch(() => {});
+    let inComposer = false;
     this.context.store.setState((state) => {
       const composed = {
         ...state.composed,
         [text.contactId]: withUnsentText(state.composed[text.contactId], text.body),
       };
       // Reopened only where nothing else has the keyboard: keys meant for something else never become text.
-      reopened =
+      const reopen =
         !state.composer &&
         !state.composerWaiting &&
         !state.prompt &&
@@ -251,7 +254,8 @@ export class TextSender {
         !state.searching &&
         !state.readOnly &&
         !state.fatal;
-      return reopened ? { composed, composer: target } : { composed };
+      inComposer = reopen || state.composer?.contactId === text.contactId;
+      return reopen ? { composed, composer: target } : { composed };
     });
     const damage = this.takeDamageFound();
     notify(
@@ -259,7 +263,7 @@ export class TextSender {
       [
         ...damage,
         `Not sent to ${text.contactName}: a text is sent only once it is saved in the outbox, and ${why}.`,
-        reopened
+        inComposer
           ? 'The text is back in the composer.'
           : `The text is kept in ${text.contactName}’s composer: c on them opens it.`,
       ].join(' '),
