@@ -273,3 +273,68 @@ describe('two processes of one user killed at any point of a send', () => {
     );
   }, 60_000);
 });
+
+describe('a process frozen while it holds the outbox lock', () => {
+  it('does not write over what another process added once its lock went stale (SIGSTOP, then SIGCONT)', async () => {
+    const t = await startSim({ rateLimitPerMinute: 100_000 });
+    const stateHome = await mkdtemp(join(workDir, 'frozen-'));
+    const shop = t.sim.shops.main;
+    const textFor = (index: number, body: string) => {
+      const contact = shop.contacts[index];
+      if (!contact) throw new Error('no contact');
+      return { contactId: contact.id, name: contact.name, phone: contact.phone, body };
+    };
+    const base = { mode: 'confirm', baseUrl: t.baseUrl, apiKey: t.sim.tokens.write, stateHome } as const;
+    // Both hold once their record is written, so that the file can be read before anything is sent.
+    const frozen = startChild({
+      ...base,
+      staleLockMs: STALE_LOCK_MS,
+      texts: [textFor(0, 'Written by the frozen one')],
+      holdInsideFirstWriteMs: 1_000,
+      holdAfterWriteMs: 60_000,
+    });
+    const other = startChild({
+      ...base,
+      staleLockMs: STALE_LOCK_MS,
+      texts: [textFor(1, 'Written while it was frozen')],
+      holdAfterWriteMs: 60_000,
+    });
+    try {
+      await Promise.all(
+        [frozen, other].map((child) => expectEvent(child, (e) => e.event === 'ready', 'ready')),
+      );
+      frozen.process.stdin?.write('go\n');
+      // It read the file and holds the lock, about to write: frozen there, as by a stalled terminal.
+      await expectEvent(frozen, (e) => e.event === 'holding', 'holding');
+      frozen.process.kill('SIGSTOP');
+      // The other waits until the frozen one's lock is stale, takes it, and writes its own text.
+      other.process.stdin?.write('go\n');
+      await expectEvent(other, (e) => e.event === 'confirmed', 'confirmed');
+      frozen.process.kill('SIGCONT');
+      await expectEvent(frozen, (e) => e.event === 'confirmed', 'confirmed');
+
+      const file = OutboxFile.forKey({ XDG_STATE_HOME: stateHome }, t.baseUrl, t.sim.tokens.write);
+      expect((await storedEntries(file.path)).map((entry) => entry.body).sort()).toEqual([
+        'Written by the frozen one',
+        'Written while it was frozen',
+      ]);
+      await Promise.all([kill(frozen), kill(other)]);
+
+      // The next process sends both: one text per confirmation, at the simulator.
+      const next = startChild({ ...base, mode: 'resume', staleLockMs: STALE_LOCK_MS, texts: [] });
+      await expectEvent(next, (e) => e.event === 'done', 'done');
+      await next.exited;
+      const delivered = (body: string) =>
+        shop.leads
+          .flatMap((lead) => lead.messages)
+          .filter((m) => m.direction === 'outbound' && m.body === body).length;
+      expect([delivered('Written by the frozen one'), delivered('Written while it was frozen')]).toEqual([
+        1, 1,
+      ]);
+      expect(await storedEntries(file.path)).toEqual([]);
+    } finally {
+      frozen.process.kill('SIGCONT');
+      await t.sim.close();
+    }
+  }, 30_000);
+});
