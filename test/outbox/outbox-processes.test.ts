@@ -10,8 +10,8 @@
  * esbuild (support/outbox-child.ts); the simulator runs here, so it outlives
  * them.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,15 +64,17 @@ afterAll(async () => {
 
 interface Child {
   process: ChildProcess;
-  events: Array<{ event: string; body?: string }>;
+  events: Array<{ event: string; body?: string; text?: string }>;
   stderr: string;
   exited: Promise<void>;
   /** Resolves with the first event that matches. */
   next(match: (event: { event: string; body?: string }) => boolean): Promise<void>;
 }
 
-function startChild(config: ChildConfig): Child {
-  const child = spawn(process.execPath, [childScript], {
+/** Starts a child; `inside` runs it through another command (`unshare … sh -c '…; exec "$@"'`). */
+function startChild(config: ChildConfig, inside: string[] = []): Child {
+  const [command = process.execPath, ...args] = [...inside, process.execPath, childScript];
+  const child = spawn(command, args, {
     env: { PATH: process.env.PATH, OUTBOX_CHILD_CONFIG: JSON.stringify(config) },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -337,4 +339,62 @@ describe('a process frozen while it holds the outbox lock', () => {
       await t.sim.close();
     }
   }, 30_000);
+});
+
+describe('a read-only disk under the outbox (a real one: a tmpfs remounted read-only in a private namespace)', () => {
+  const mountable = (() => {
+    try {
+      execFileSync('unshare', ['-r', '-m', 'sh', '-c', 'mount -t tmpfs tmpfs /tmp'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+
+  it.skipIf(!mountable)('y sends nothing and says the directory is read-only', async () => {
+    const t = await startSim({ rateLimitPerMinute: 100_000 });
+    const stateHome = await mkdtemp(join(workDir, 'read-only-'));
+    const dir = join(stateHome, 'shop-inbox');
+    await mkdir(dir, { mode: 0o700 });
+    const contact = t.sim.shops.main.contacts[0];
+    if (!contact) throw new Error('no contact');
+    const readOnly = [
+      'unshare',
+      '-r',
+      '-m',
+      'sh',
+      '-c',
+      'mount -t tmpfs -o mode=0700 tmpfs "$0" && mount -o remount,ro "$0" && exec "$@"',
+      dir,
+    ];
+    const child = startChild(
+      {
+        mode: 'confirm',
+        baseUrl: t.baseUrl,
+        apiKey: t.sim.tokens.write,
+        stateHome,
+        staleLockMs: STALE_LOCK_MS,
+        texts: [
+          { contactId: contact.id, name: contact.name, phone: contact.phone, body: 'On a read-only disk' },
+        ],
+      },
+      readOnly,
+    );
+    try {
+      await expectEvent(child, (e) => e.event === 'ready', 'ready');
+      child.process.stdin?.write('go\n');
+      await expectEvent(
+        child,
+        (e) => e.event === 'notice' && /^Not sent to /.test(e.text ?? ''),
+        'the notice',
+      );
+      expect(child.events.find((e) => e.event === 'notice')?.text).toBe(
+        `Not sent to ${contact.name}: a text is sent only once it is saved in the outbox, and ${dir} is read-only (on a file system mounted read-only). The text is back in the composer.`,
+      );
+      expect(t.sim.requests.list().filter((r) => r.method === 'POST')).toEqual([]);
+    } finally {
+      await kill(child);
+      await t.sim.close();
+    }
+  });
 });

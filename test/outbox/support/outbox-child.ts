@@ -9,6 +9,7 @@
  * - {"event":"confirming","body"}: about to confirm a text (its outbox write starts)
  * - {"event":"confirmed","body"}: the outbox write that holds the text resolved
  * - {"event":"answered","body"}: the service answered the send (the outbox forgets it next)
+ * - {"event":"notice","text","tone"}: the status line says something new
  * - {"event":"holding"}: inside its first outbox write, under the lock, after reading the file and before
  *   writing it (only with holdInsideFirstWriteMs: the test stops the process there with SIGSTOP)
  * - {"event":"done"}: "resume" mode: every text taken over is finished and the outbox saved
@@ -83,7 +84,10 @@ const session = createSession({
   client: { retry: { baseDelayMs: 10, maxDelayMs: 50 } },
 });
 const answered = new Set<string>();
-session.store.subscribe((state) => {
+session.store.subscribe((state, previous) => {
+  if (state.notice && state.notice !== previous.notice) {
+    say({ event: 'notice', text: state.notice.text, tone: state.notice.tone });
+  }
   for (const text of state.outbox) {
     if ((text.state === 'sent' || text.state === 'replayed') && !answered.has(text.localId)) {
       answered.add(text.localId);
