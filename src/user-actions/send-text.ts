@@ -6,10 +6,10 @@
  * retry or repeated key press can text a customer twice. Nothing is sent
  * before that record is on disk: when it cannot be written (a full disk, a
  * read-only one…), the text is not sent and goes back into the composer, and
- * staff are told why, rather than told it would be retried when it could not. A failure that may
- * have happened after the text went out (network, timeout, 5xx, 429) is tried
- * again later with the same key, until the key's 24 h replay window is nearly
- * over. A refusal (no number, texting inactive, read-only…) is final, and the
+ * staff are told why, rather than told it would be retried when it could not.
+ * A failure that may have happened after the text went out (network,
+ * timeout, 5xx, 429) is tried again later with the same key, until the key's
+ * 24 h replay window is nearly over. A refusal (no number, texting inactive, read-only…) is final, and the
  * text goes back into the composer: nothing typed is lost. A refused key
  * (401, or a plan without the API) is no refusal of the text: it waits in
  * that key's outbox, and no other key ever sends it.
@@ -351,6 +351,9 @@ export class TextSender {
 
   private update(localId: string, patch: Partial<OutgoingText>): OutgoingText | undefined {
     if (this.retired.has(localId)) return undefined;
+    if (patch.state === 'sent' || patch.state === 'replayed' || patch.state === 'failed') {
+      this.recorded.delete(localId);
+    }
     let updated: OutgoingText | undefined;
     this.context.store.setState((state) => ({
       outbox: state.outbox.map((text) => {
