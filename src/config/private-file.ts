@@ -3,7 +3,9 @@
  * enter, replacing any old version atomically and durably: a reader sees the
  * old file or the new one, never half of one, nobody else sees either, and
  * once the write resolved the new file survives a crash or a power cut (the
- * file is synced before the rename, the directory after it).
+ * file is synced before the rename, the directory after it). Not
+ * write-file-atomic: it does not sync the directory, and the outbox must read
+ * its file again between preparing the new content and the rename.
  */
 import { randomBytes } from 'node:crypto';
 import * as nodeFs from 'node:fs/promises';

@@ -18,6 +18,11 @@
  * was confirmed, or not at all). A file cut short is noticed by its missing
  * last line. Version 2 (one JSON document, entries without checksums) is read
  * too; from a damaged one, the entries that are complete before the damage.
+ *
+ * Written here rather than taken from a package: JSON repair packages
+ * (jsonrepair, partial-json) complete a value that was cut short, which here
+ * would make up a text, and a journal library would bring its own file layout
+ * that the previous release could not keep.
  */
 import { createHash } from 'node:crypto';
 
