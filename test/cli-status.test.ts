@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeKeyFile } from '../src/config/key-file.js';
+import { OutboxFile } from '../src/outbox/outbox-file.js';
+import type { OutgoingText } from '../src/store/app-store.js';
 import { closedPort, startSim } from './support/sim.js';
 
 /** A home of the test's own: no saved login but the one a test makes. */
@@ -177,5 +179,87 @@ describe('shop-inbox status', () => {
     expect(open.status).toBe(1);
     expect(open.stderr).toMatch(/has mode 0644: other users of this machine can read or change it/);
     expect(open.stdout + open.stderr).not.toContain(key);
+  });
+});
+
+describe('shop-inbox status and the outbox', () => {
+  const waitingText = (n: number): OutgoingText => ({
+    localId: `waiting-${n}`,
+    contactId: `ct_${n}`,
+    contactName: `Customer ${n}`,
+    phone: '+19715550110',
+    body: `Waiting text number ${n}`,
+    idempotencyKey: `8f1c2f7e-8f3c-4c55-9d1e-3e2a1b0c9d8${n}`,
+    confirmedAt: Date.parse('2026-11-21T12:00:00Z'),
+    state: 'waiting',
+    attempts: 1,
+  });
+
+  it('says how many texts wait, what of the file cannot be read, and where damaged files were kept; it changes nothing', async () => {
+    const t = await startSim();
+    const env = { SHOP_API_BASE_URL: t.baseUrl, SHOP_API_KEY: t.sim.tokens.write };
+    const outbox = OutboxFile.forKey({ HOME: home }, t.baseUrl, t.sim.tokens.write, {
+      now: () => 1_763_726_400_000,
+    });
+
+    expect((await runCli(['status'], env)).stdout).toMatch(/\n {2}Outbox +no text waiting\n$/);
+
+    await outbox.save([waitingText(1), waitingText(2)]);
+    expect((await runCli(['status'], env)).stdout).toMatch(
+      /\n {2}Outbox +2 texts confirmed and not yet known sent \(the inbox with this key sends them\)\n$/,
+    );
+
+    // Cut short inside the second text: status says so, and leaves the file as it is.
+    const whole = await readFile(outbox.path);
+    await truncate(outbox.path, whole.indexOf('Waiting text number 2'));
+    const damaged = await readFile(outbox.path);
+    const unreadable = damaged.byteLength - (damaged.lastIndexOf(0x0a) + 1);
+    const report = await runCli(['status'], env);
+    expect(report.status).toBe(0);
+    expect(report.stdout.split('\n').slice(-3)).toEqual([
+      '  Outbox   1 text confirmed and not yet known sent (the inbox with this key sends it)',
+      `           damaged: ${unreadable} bytes cannot be read, it was cut short; the next inbox with this key keeps what it can read and sets the file aside (${outbox.path})`,
+      '',
+    ]);
+    expect(await readFile(outbox.path)).toEqual(damaged);
+
+    // An inbox read it: the damaged file is kept aside, and status says where, every time, until it is removed.
+    await outbox.load();
+    const after = await runCli(['status'], env);
+    expect(after.stdout.split('\n').slice(-3)).toEqual([
+      '  Outbox   1 text confirmed and not yet known sent (the inbox with this key sends it)',
+      `           kept aside: ${outbox.path}.unreadable-1763726400000 (${unreadable} bytes that could not be read; 1 entry recovered from it)`,
+      '',
+    ]);
+    expect(await readFile(`${outbox.path}.unreadable-1763726400000`)).toEqual(damaged);
+  });
+
+  it('says it also when the shop cannot be reached', async () => {
+    const t = await startSim();
+    const outbox = OutboxFile.forKey({ HOME: home }, t.baseUrl, t.sim.tokens.write);
+    await outbox.save([waitingText(1)]);
+    await t.sim.close();
+    const result = await runCli(['status'], {
+      SHOP_API_BASE_URL: t.baseUrl,
+      SHOP_API_KEY: t.sim.tokens.write,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/could not reach the shop's API/);
+    expect(result.stdout).toBe(
+      '  Outbox   1 text confirmed and not yet known sent (the inbox with this key sends it)\n',
+    );
+  });
+
+  it('says why the outbox cannot be read', async () => {
+    const t = await startSim();
+    const outbox = OutboxFile.forKey({ HOME: home }, t.baseUrl, t.sim.tokens.write);
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(outbox.path, { recursive: true });
+    const result = await runCli(['status'], {
+      SHOP_API_BASE_URL: t.baseUrl,
+      SHOP_API_KEY: t.sim.tokens.write,
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(`  Outbox   cannot be read: ${outbox.path} is a directory, not a file\n`);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * `shop-inbox status`: checks that the key and base URL work and prints the
- * shop's state in a few lines, through the same client the inbox uses.
- * Like `gh auth status`: the first thing to run against a real shop.
+ * shop's state in a few lines, through the same client the inbox uses, and
+ * what this key's outbox holds (texts waiting, damage, damaged files kept
+ * aside). Like `gh auth status`: the first thing to run against a real shop.
  */
 import { parseArgs } from 'node:util';
 import { createShopClient } from '../api/client.js';
@@ -10,6 +11,8 @@ import { explainApiError } from '../api/explain-error.js';
 import { capText } from '../api/limits.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import type { Billing, ShopOverview, TextingSetup } from '../contract/resources.js';
+import { explainOutboxError } from '../outbox/outbox-error.js';
+import { OutboxFile, type OutboxInspection } from '../outbox/outbox-file.js';
 import { plural } from '../store/counts.js';
 import { sanitize } from '../text/sanitize.js';
 import { SHOP_FLAGS, settingsOrExplain } from './shop-settings.js';
@@ -62,6 +65,47 @@ export function formatStatus(
   return `${title}\n${rows.map(([label, value]) => `  ${label.padEnd(8)} ${value}`).join('\n')}\n`;
 }
 
+/** A path as printed: whole (it is where to look), made safe for a terminal. */
+const pathText = (path: string) => sanitize(path, { singleLine: true });
+
+/** The outbox's rows: texts waiting, damage the next inbox recovers from, damaged files kept aside. */
+export function formatOutbox(outbox: OutboxInspection | { path: string; problem: string }): string {
+  const lines: string[] = [];
+  if ('problem' in outbox) {
+    lines.push(`cannot be read: ${sanitize(outbox.problem, { singleLine: true })}`);
+  } else {
+    lines.push(
+      outbox.waiting === 0
+        ? 'no text waiting'
+        : `${plural(outbox.waiting, 'text')} confirmed and not yet known sent (the inbox with this key sends ${outbox.waiting === 1 ? 'it' : 'them'})`,
+    );
+    if (outbox.damage) {
+      const unreadable =
+        outbox.damage.unreadableBytes > 0
+          ? `${plural(outbox.damage.unreadableBytes, 'byte')} cannot be read`
+          : '';
+      const cut = outbox.damage.incomplete ? 'it was cut short' : '';
+      lines.push(
+        `damaged: ${[unreadable, cut].filter(Boolean).join(', ')}; the next inbox with this key keeps what it can read and sets the file aside (${pathText(outbox.path)})`,
+      );
+    }
+    for (const kept of outbox.keptAside) {
+      lines.push(
+        `kept aside: ${pathText(kept.path)} (${plural(kept.unreadableBytes, 'byte')} that could not be read; ${plural(kept.recovered, 'entry', 'entries')} recovered from it)`,
+      );
+    }
+  }
+  return lines.map((line, index) => `  ${(index === 0 ? 'Outbox' : '').padEnd(8)} ${line}\n`).join('');
+}
+
+async function inspectOutbox(env: NodeJS.ProcessEnv, settings: ResolvedSettings) {
+  const file = OutboxFile.forKey(env, settings.baseUrl, settings.apiKey);
+  return file.inspect().catch((error: unknown) => ({
+    path: file.path,
+    problem: explainOutboxError(error, file.path),
+  }));
+}
+
 /** Where the key came from, in the words of the README. */
 const KEY_SOURCE: Record<ResolvedSettings['keySource'], string> = {
   'key-file': '--key-file',
@@ -88,17 +132,23 @@ export async function runStatusCommand(args: string[], env: NodeJS.ProcessEnv): 
     readOnly: true,
     userAgent: `shop-inbox/${VERSION}`,
   });
+  // Read from the disk while the shop answers: it matters also when the shop cannot be reached.
+  const outbox = inspectOutbox(env, settings);
   try {
     const [me, billing, texting] = await Promise.all([
       client.getMe(),
       client.getBilling(),
       client.getTexting(),
     ]);
-    process.stdout.write(formatStatus(client.baseUrl, KEY_SOURCE[settings.keySource], me, billing, texting));
+    process.stdout.write(
+      formatStatus(client.baseUrl, KEY_SOURCE[settings.keySource], me, billing, texting) +
+        formatOutbox(await outbox),
+    );
     return 0;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     process.stderr.write(`shop-inbox: ${explainApiError(error)}\n`);
+    process.stdout.write(formatOutbox(await outbox));
     return 1;
   }
 }

@@ -3,10 +3,13 @@
  *
  * The Idempotency-Key is made at that moment and stored with the exact body
  * before the first attempt; every later attempt reuses both, so no failure,
- * retry or repeated key press can text a customer twice. A failure that may
- * have happened after the text went out (network, timeout, 5xx, 429) is tried
- * again later with the same key, until the key's 24 h replay window is nearly
- * over. A refusal (no number, texting inactive, read-only…) is final, and the
+ * retry or repeated key press can text a customer twice. Nothing is sent
+ * before that record is on disk: when it cannot be written (a full disk, a
+ * read-only one…), the text is not sent and goes back into the composer, and
+ * staff are told why, rather than told it would be retried when it could not.
+ * A failure that may have happened after the text went out (network,
+ * timeout, 5xx, 429) is tried again later with the same key, until the key's
+ * 24 h replay window is nearly over. A refusal (no number, texting inactive, read-only…) is final, and the
  * text goes back into the composer: nothing typed is lost. A refused key
  * (401, or a plan without the API) is no refusal of the text: it waits in
  * that key's outbox, and no other key ever sends it.
@@ -14,9 +17,10 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
-import type { OutboxPersistence } from '../outbox/outbox-file.js';
+import type { OutboxDamageReport, OutboxPersistence } from '../outbox/outbox-file.js';
 import type { ComposerTarget, OutgoingText } from '../store/app-store.js';
-import { lineOf } from '../store/line-editor.js';
+import { plural } from '../store/counts.js';
+import { lineOf, withUnsentText } from '../store/line-editor.js';
 import { type ActionContext, enterReadOnlyFromServer, notify } from './context.js';
 
 /** After this long a waiting text is never tried again automatically: the key's replay window is 24 h. */
@@ -40,13 +44,19 @@ export class TextSender {
   private closed = false;
   private inFlight = new AbortController();
   private lastSave: Promise<void> = Promise.resolve();
+  /** Texts whose record is on disk: written before their first attempt, or taken over from the file. */
+  private readonly recorded = new Set<string>();
+  /** What was found damaged in the outbox file and not yet said. */
+  private damageFound: string[] = [];
 
   constructor(
     private readonly context: ActionContext,
     /** Where confirmed texts wait until they are known sent; none in the demo. */
     private persistence?: OutboxPersistence,
     private readonly retry: { baseMs: number; maxMs: number } = DEFAULT_SEND_RETRY,
-  ) {}
+  ) {
+    this.watchDamage(persistence);
+  }
 
   /**
    * Takes over the texts a previous run of this key confirmed but could not
@@ -61,7 +71,11 @@ export class TextSender {
     try {
       texts = await persistence.load();
     } catch (error) {
-      notify(this.context, `Could not read the outbox: ${(error as Error).message}`, 'warning');
+      notify(
+        this.context,
+        `Could not read the outbox: ${(error as Error).message}. Texts waiting in it are sent once it can be read (looked at every minute).`,
+        'warning',
+      );
       return;
     }
     const others = await persistence.keptForOtherKeys?.().catch(() => undefined);
@@ -71,7 +85,7 @@ export class TextSender {
       return;
     }
     const waiting = this.takeOver(texts, 'confirmed in an earlier session; trying again with the same key');
-    const parts: string[] = [];
+    const parts = this.takeDamageFound();
     if (waiting > 0) {
       parts.push(
         `Resuming ${waiting} unconfirmed ${waiting === 1 ? 'text' : 'texts'} from an earlier session.`,
@@ -106,13 +120,13 @@ export class TextSender {
       texts,
       'confirmed by a shop-inbox that stopped; trying again with the same key',
     );
+    const parts = this.takeDamageFound();
     if (waiting > 0) {
-      notify(
-        this.context,
+      parts.push(
         `Sending ${waiting} unconfirmed ${waiting === 1 ? 'text' : 'texts'} left by a shop-inbox that stopped.`,
-        'warning',
       );
     }
+    if (parts.length > 0) notify(this.context, parts.join(' '), 'warning');
   }
 
   /**
@@ -145,6 +159,7 @@ export class TextSender {
     await previous?.release?.().catch(() => {});
     this.closed = false;
     this.inFlight = new AbortController();
+    this.watchDamage(persistence);
     await this.resume();
   }
 
@@ -167,8 +182,9 @@ export class TextSender {
           : { ...text, state: 'waiting', reason: why };
       });
     if (resumed.length === 0) return 0;
+    for (const text of resumed) this.recorded.add(text.localId);
     this.context.store.setState((state) => ({ outbox: trim([...state.outbox, ...resumed]) }));
-    void this.persist();
+    this.persist();
     const waiting = resumed.filter((text) => text.state === 'waiting');
     for (const text of waiting) void this.attempt(text.localId);
     return waiting.length;
@@ -194,9 +210,65 @@ export class TextSender {
       delete composed[target.contactId];
       return { outbox: trim([...state.outbox, text]), composed, prompt: undefined, composer: undefined };
     });
-    // On disk before the first attempt: a crash after the text went out must retry with this key, not lose it.
-    void this.persist().then(() => this.attempt(text.localId));
+    if (!this.persistence) {
+      void this.attempt(text.localId);
+      return text;
+    }
+    // On disk before the first attempt: a crash after the text went out must retry with this key, not lose
+    // it. A text that cannot be recorded is not sent at all.
+    this.write(text.localId).then(
+      () => {
+        this.sayDamageFound();
+        void this.attempt(text.localId);
+      },
+      (error: unknown) => this.notRecorded(text, target, error),
+    );
     return text;
+  }
+
+  /** Its record could not be written: nothing was sent, and the text goes back to its composer. */
+  private notRecorded(text: OutgoingText, target: ComposerTarget, error: unknown): void {
+    const why = (error as Error).message;
+    this.update(text.localId, {
+      state: 'failed',
+      finishedAt: this.context.now(),
+      reason: `Not sent: it could not be saved in the outbox first (${why}).`,
+    });
+    // In the file, though not known durable: taken out again, so that no later start sends what staff were
+    // told is not sent. Said only if that fails too (the notice below is the one that matters).
+    if ((error as { written?: boolean }).written) this.write().catch(() => {});
+    let inComposer = false;
+    this.context.store.setState((state) => {
+      const composed = {
+        ...state.composed,
+        [text.contactId]: withUnsentText(state.composed[text.contactId], text.body),
+      };
+      // Reopened only where nothing else has the keyboard: keys meant for something else never become text.
+      const reopen =
+        !state.composer &&
+        !state.composerWaiting &&
+        !state.prompt &&
+        !state.palette &&
+        !state.helpOpen &&
+        !state.logOpen &&
+        !state.searching &&
+        !state.readOnly &&
+        !state.fatal;
+      inComposer = reopen || state.composer?.contactId === text.contactId;
+      return reopen ? { composed, composer: target } : { composed };
+    });
+    const damage = this.takeDamageFound();
+    notify(
+      this.context,
+      [
+        ...damage,
+        `Not sent to ${text.contactName}: a text is sent only once it is saved in the outbox, and ${why}.`,
+        inComposer
+          ? 'The text is back in the composer.'
+          : `The text is kept in ${text.contactName}’s composer: c on them opens it.`,
+      ].join(' '),
+      'error',
+    );
   }
 
   /**
@@ -216,32 +288,72 @@ export class TextSender {
     return this.lastSave;
   }
 
-  private persist(): Promise<void> {
-    this.lastSave = this.writeOutbox();
-    return this.lastSave;
+  /**
+   * Queues a write of the outbox. Writes run one after another, each with
+   * the texts of its own moment: those recorded, and `recording`, a text just
+   * confirmed whose record this write is (it counts as recorded once the
+   * write resolved). Rejects when the file could not be written.
+   */
+  private write(recording?: string): Promise<void> {
+    const run = this.lastSave.then(async () => {
+      const persistence = this.persistence;
+      if (!persistence) return;
+      const pending = this.context.store
+        .getState()
+        .outbox.filter(
+          (text) =>
+            (text.state === 'sending' || text.state === 'waiting') &&
+            !this.retired.has(text.localId) &&
+            (this.recorded.has(text.localId) || text.localId === recording),
+        );
+      await persistence.save(pending);
+      if (recording) this.recorded.add(recording);
+    });
+    this.lastSave = run.catch(() => {});
+    return run;
   }
 
-  /** Writes the texts still sending or waiting; a failure to write is shown, and sending goes on. */
-  private async writeOutbox(): Promise<void> {
-    if (!this.persistence) return;
-    const pending = this.context.store
-      .getState()
-      .outbox.filter(
-        (text) => (text.state === 'sending' || text.state === 'waiting') && !this.retired.has(text.localId),
-      );
-    try {
-      await this.persistence.save(pending);
-    } catch (error) {
-      notify(
-        this.context,
-        `Could not save the outbox (${(error as Error).message}): a text being sent would not be retried after a crash.`,
-        'warning',
-      );
-    }
+  /** Writes what changed (sent, waiting, failed); a failure is said, and sending goes on. */
+  private persist(): void {
+    this.write().then(
+      () => this.sayDamageFound(),
+      (error: unknown) => {
+        const damage = this.takeDamageFound();
+        notify(
+          this.context,
+          [
+            ...damage,
+            `Could not update the outbox: ${(error as Error).message}. A text sent since may be tried again at the next start, with its same key: the service then sends nothing new.`,
+          ].join(' '),
+          'warning',
+        );
+      },
+    );
+  }
+
+  /** Damage found in the outbox file is said with whatever is said next about the outbox. */
+  private watchDamage(persistence: OutboxPersistence | undefined): void {
+    persistence?.onDamage?.((damage) => {
+      if (persistence === this.persistence) this.damageFound.push(describeDamage(damage));
+    });
+  }
+
+  private takeDamageFound(): string[] {
+    const found = this.damageFound;
+    this.damageFound = [];
+    return found;
+  }
+
+  private sayDamageFound(): void {
+    const found = this.takeDamageFound();
+    if (found.length > 0) notify(this.context, found.join(' '), 'warning');
   }
 
   private update(localId: string, patch: Partial<OutgoingText>): OutgoingText | undefined {
     if (this.retired.has(localId)) return undefined;
+    if (patch.state === 'sent' || patch.state === 'replayed' || patch.state === 'failed') {
+      this.recorded.delete(localId);
+    }
     let updated: OutgoingText | undefined;
     this.context.store.setState((state) => ({
       outbox: state.outbox.map((text) => {
@@ -283,7 +395,7 @@ export class TextSender {
         finishedAt: now(),
         reason: undefined,
       });
-      void this.persist();
+      this.persist();
       notify(
         this.context,
         result.replayed
@@ -332,7 +444,7 @@ export class TextSender {
       const wait = Math.max(step, ((error as ApiError).retryAfter ?? 0) * 1000);
       const retryAt = now() + wait;
       this.update(text.localId, { state: 'waiting', reason, retryAt });
-      void this.persist();
+      this.persist();
       notify(
         this.context,
         `Not confirmed yet for ${text.contactName}: ${reason} Trying again with the same key.`,
@@ -348,7 +460,7 @@ export class TextSender {
       reason: transient ? `${reason} Not retried after 23 h: check the thread before sending again.` : reason,
       finishedAt: now(),
     });
-    void this.persist();
+    this.persist();
     if (error instanceof ApiError && error.code === 'read_only' && !error.local)
       enterReadOnlyFromServer(this.context);
     if (!transient) this.restoreToComposer(text);
@@ -363,6 +475,22 @@ export class TextSender {
         : { composed: { ...state.composed, [text.contactId]: lineOf(text.body) } },
     );
   }
+}
+
+/** "The outbox file was damaged: 2 texts recovered…; 143 bytes that could not be read are kept in …". */
+function describeDamage(damage: OutboxDamageReport): string {
+  const recovered =
+    damage.recoveredForKey > 0
+      ? `${plural(damage.recoveredForKey, 'text')} recovered and sent as usual`
+      : 'no text of this key could be recovered from it';
+  const kept =
+    damage.unreadableBytes > 0
+      ? `${plural(damage.unreadableBytes, 'byte')} that could not be read ${damage.unreadableBytes === 1 ? 'is' : 'are'} kept in ${damage.keptAt}`
+      : `the file as it was is kept in ${damage.keptAt}`;
+  const cut = damage.incomplete
+    ? ' It was cut short: a text confirmed after those may be missing, so check the latest threads.'
+    : '';
+  return `The outbox file was damaged: ${recovered}; ${kept}.${cut}`;
 }
 
 function trim(outbox: OutgoingText[]): OutgoingText[] {

@@ -16,6 +16,7 @@ import { keyFilePath } from '../../src/config/paths.js';
 import { OutboxFile } from '../../src/outbox/outbox-file.js';
 import { createSession, type Session } from '../../src/session/create-session.js';
 import { lineOf } from '../../src/store/line-editor.js';
+import { storedEntries } from '../outbox/support/stored-entries.js';
 import { startSim, type TestSim } from '../support/sim.js';
 import { until } from '../support/until.js';
 import { faultOnNextWrite, startupLoaded } from '../support/write-flows.js';
@@ -129,9 +130,7 @@ describe('a rotated key, replaced by shop-inbox login while the inbox runs', () 
     const kept = state.outbox.find((text) => text.body === 'Before rotation');
     expect(kept).toMatchObject({ state: 'failed', reason: expect.stringMatching(/key the shop refused/) });
     await s.sender.saved();
-    expect(JSON.parse(await readFile(oldOutbox, 'utf8')).texts).toEqual([
-      expect.objectContaining({ body: 'Before rotation' }),
-    ]);
+    expect(await storedEntries(oldOutbox)).toEqual([expect.objectContaining({ body: 'Before rotation' })]);
     const posts = (await t.requests()).filter((request) => request.method === 'POST');
     expect(posts.map((post) => [post.token, post.status])).toEqual([['write', 0]]);
     const newOutbox = OutboxFile.forKey(env, t.baseUrl, t.sim.tokens.write).path;

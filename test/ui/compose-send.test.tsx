@@ -4,8 +4,13 @@
  * "Send to NAME (PHONE)? y/n", y sends exactly once with an Idempotency-Key,
  * and nothing typed is ever lost (fast typing, backspace, paste, esc, refusals).
  */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { OutboxFile } from '../../src/outbox/outbox-file.js';
 import type { LoggedRequest } from '../../src/sim/request-log.js';
+import { startSim } from '../support/sim.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import {
   composedText,
@@ -503,5 +508,54 @@ describe('a refused text, in plain words, back in the composer', () => {
     const reopened = await waitComposer(tui, contact.id);
     expect(reopened).toContain('Can we move to Friday?');
     expect(wire.writes).toHaveLength(1);
+  });
+});
+
+describe('a text whose record cannot be saved first', () => {
+  it('is not sent: the status line and the log say why, and the text is back in the composer', async () => {
+    const sim = await startSim();
+    const stateHome = await mkdtemp(join(tmpdir(), 'shop-inbox-compose-outbox-'));
+    try {
+      const env = { XDG_STATE_HOME: stateHome };
+      const outbox = OutboxFile.forKey(env, sim.baseUrl, sim.sim.tokens.write);
+      // A directory where the outbox file should be: nothing can be saved there.
+      await mkdir(outbox.path, { recursive: true });
+      const { tui, wire } = await start({
+        sim,
+        columns: 120,
+        rows: 30,
+        session: { outbox: (key) => OutboxFile.forKey(env, sim.baseUrl, key) },
+      });
+      const target = await composeToConsentingLead(tui);
+      const { contact } = target;
+      await tui.press('Running 10 min late');
+      await tui.press(KEYS.enter);
+      await tui.waitFor(`Send to ${contact.name} (${contact.phone})? y/n`);
+      await tui.press('y');
+
+      const frame = await tui.waitFor(
+        (f, state) => state.outbox[0]?.state === 'failed' && f.includes(`Not sent to ${contact.name}`),
+      );
+      expect(tui.state().notice?.text).toBe(
+        `Not sent to ${contact.name}: a text is sent only once it is saved in the outbox, and ${outbox.path} is a directory, not a file. The text is back in the composer.`,
+      );
+      expect(frame).toContain('NOT SENT');
+      // The composer is open again, on the same contact, with the text.
+      expect(tui.state().composer?.contactId).toBe(contact.id);
+      expect(composedText(tui, contact.id)).toBe('Running 10 min late');
+      expect(frame).toContain('Running 10 min late');
+      expect(wire.writes).toEqual([]);
+      expect(await writesTo(tui, SEND_PATH)).toEqual([]);
+      expect(outboundTo(tui.s.sim, contact.id).some((m) => m.body === 'Running 10 min late')).toBe(false);
+
+      // The message log keeps it whole.
+      await tui.press(KEYS.escape);
+      await tui.run('log');
+      await tui.waitFor(
+        (f, state) => state.logOpen && f.includes('directory, not a file. The text is back in the composer.'),
+      );
+    } finally {
+      await rm(stateHome, { recursive: true, force: true });
+    }
   });
 });
