@@ -17,6 +17,7 @@ import {
   threadList,
 } from '../store/selectors.js';
 import { displayText } from '../text/display.js';
+import { recipientLabel } from '../text/recipient.js';
 import { wrapLines } from '../text/wrap-lines.js';
 import { useAppState, useTheme } from '../ui/app-context.js';
 import { LoadedStatus } from '../ui/components/loaded-status.js';
@@ -57,9 +58,11 @@ function EntryHead({ entry, selected }: { entry: Entry; selected: boolean }) {
     );
   }
   const label = OUTGOING_LABEL[entry.text.state];
+  // Who it went to, as every notice names them: the thread lists a contact's texts, two contacts may share a name.
+  const to = recipientLabel({ name: entry.text.contactName, phone: entry.text.phone });
   return (
     <Text inverse={selected} color={theme[label.color]} wrap="truncate-end">
-      ▶ you · {dateTime(new Date(entry.text.confirmedAt).toISOString())} · {label.text}
+      ▶ you · {dateTime(new Date(entry.text.confirmedAt).toISOString())} · {label.text} · to {to}
       {entry.text.reason ? ` — ${entry.text.reason}` : ''}
     </Text>
   );

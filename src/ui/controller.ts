@@ -45,6 +45,7 @@ import {
   targetFromLead,
   unsentCount,
 } from '../store/selectors.js';
+import { recipientLabel } from '../text/recipient.js';
 import { confirmationFor, preSendChecks } from '../user-actions/pre-send-checks.js';
 import { arrivedSince, preSendFacts, withSeenTexts } from '../user-actions/pre-send-facts.js';
 import { fillTemplate, variablesFor } from '../user-actions/templates.js';
@@ -451,7 +452,10 @@ export function createController(options: ControllerOptions) {
     const findings = preSendChecks(preSendFacts(get(), target, body, now()));
     const confirmation = confirmationFor(findings);
     if (confirmation.kind === 'refused') {
-      notify(`Not sent: ${confirmation.reasons.map((finding) => finding.message).join(' ')}`, 'error');
+      notify(
+        `Not sent to ${recipientLabel(target)}: ${confirmation.reasons.map((finding) => finding.message).join(' ')}`,
+        'error',
+      );
       return undefined;
     }
     return {

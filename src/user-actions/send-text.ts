@@ -1,5 +1,6 @@
 /**
- * Sending a text, after staff answered y to "send to NAME (PHONE)?".
+ * Sending a text, after staff answered y to "send to NAME (PHONE)?". Every
+ * notice about it names the recipient the same way, name and number.
  *
  * The Idempotency-Key is made at that moment and stored with the exact body
  * before the first attempt; every later attempt reuses both, so no failure,
@@ -17,6 +18,7 @@ import { explainApiError } from '../api/explain-error.js';
 import type { OutboxPersistence } from '../outbox/outbox-file.js';
 import type { ComposerTarget, OutgoingText } from '../store/app-store.js';
 import { lineOf } from '../store/line-editor.js';
+import { recipientLabel } from '../text/recipient.js';
 import { type ActionContext, enterReadOnlyFromServer, notify } from './context.js';
 
 /** After this long a waiting text is never tried again automatically: the key's replay window is 24 h. */
@@ -287,8 +289,8 @@ export class TextSender {
       notify(
         this.context,
         result.replayed
-          ? `Already sent to ${text.contactName}: the service recognised the text and sent nothing new.`
-          : `Sent to ${text.contactName}.`,
+          ? `Already sent to ${recipientOf(text)}: the service recognised the text and sent nothing new.`
+          : `Sent to ${recipientOf(text)}.`,
         'success',
       );
       this.context.poller.invalidate(
@@ -335,7 +337,7 @@ export class TextSender {
       void this.persist();
       notify(
         this.context,
-        `Not confirmed yet for ${text.contactName}: ${reason} Trying again with the same key.`,
+        `Not confirmed yet for ${recipientOf(text)}: ${reason} Trying again with the same key.`,
         'warning',
       );
       const timer = setTimeout(() => void this.attempt(text.localId), wait);
@@ -352,7 +354,7 @@ export class TextSender {
     if (error instanceof ApiError && error.code === 'read_only' && !error.local)
       enterReadOnlyFromServer(this.context);
     if (!transient) this.restoreToComposer(text);
-    notify(this.context, `Not sent to ${text.contactName}: ${reason}`, 'error');
+    notify(this.context, `Not sent to ${recipientOf(text)}: ${reason}`, 'error');
   }
 
   /** A refused text goes back to its contact's composer, unless staff already typed something new. */
@@ -364,6 +366,9 @@ export class TextSender {
     );
   }
 }
+
+/** "Tom Kowalski (+15035550117)": two customers may share a name, never a number. */
+const recipientOf = (text: OutgoingText) => recipientLabel({ name: text.contactName, phone: text.phone });
 
 function trim(outbox: OutgoingText[]): OutgoingText[] {
   const finished = outbox.filter(

@@ -186,7 +186,7 @@ describe('compose → confirm → send', () => {
     await tui.waitFor('not sent: type exactly send');
     expect(wire.writes).toEqual([]);
     await tui.press(KEYS.backspace, 'send', KEYS.enter);
-    await tui.waitFor(`Sent to ${contact.name}.`);
+    await tui.waitFor(`Sent to ${contact.name} (${contact.phone}).`);
 
     expect(tui.state().outbox).toMatchObject([{ contactId: contact.id, state: 'sent' }]);
     expect(wire.writes).toHaveLength(1);
