@@ -126,8 +126,8 @@ export const contactsPane: PaneDescriptor = {
       run: (context) => {
         const state = context.state();
         const contact = selectedContact(state);
-        const leadId = contact ? leadIdForContact(state, contact) : undefined;
-        if (leadId) context.ui.openThread(leadId);
+        // From now on the thread is the lead of the contact highlighted here, until the Inbox is back.
+        if (contact && leadIdForContact(state, contact)) context.ui.openThread({ list: 'contacts' });
       },
     },
     ...filterCommands('contacts', {

@@ -208,6 +208,8 @@ export const inboxPane: PaneDescriptor = {
   reads,
   seen: ['leads', 'inbound'],
   beside: 'thread',
+  // Side by side, the thread is the lead highlighted here; one shown from elsewhere has the screen to itself.
+  besideWhile: (state) => state.threadFrom.list === 'inbox',
   filter: 'local',
   commands: [
     {
@@ -219,8 +221,7 @@ export const inboxPane: PaneDescriptor = {
       hint: 'open',
       when: (context) => (selectedLead(context.state()) ? true : 'no lead is selected'),
       run: (context) => {
-        const lead = selectedLead(context.state());
-        if (lead) context.ui.openThread(lead.id);
+        if (selectedLead(context.state())) context.ui.openThread({ list: 'inbox' });
       },
     },
     {
@@ -242,7 +243,7 @@ export const inboxPane: PaneDescriptor = {
         const state = context.state();
         const preview = state.inbox.open.data?.latest_inbound[0];
         const lead = preview ? leadOfPreview(state, preview) : undefined;
-        if (lead) context.ui.openThread(lead.lead.id);
+        if (lead) context.ui.openInboundThread(lead.lead.id);
       },
     },
     {

@@ -1,22 +1,26 @@
 /**
- * Thread: one lead, its contact, the latest consent record and the texts,
- * oldest first, with what this process sent (sending, sent, waiting, failed)
- * at the end. The service truncates message bodies; the pane says so.
+ * Thread: the lead highlighted in the list it came from (the Inbox, unless
+ * enter in Contacts or i chose another; see threadSubject), at every size,
+ * named with its phone in the title: its contact, the latest consent record
+ * and the texts, oldest first, with what this process sent (sending, sent,
+ * waiting, failed) at the end. The service truncates message bodies; the
+ * pane says so. `c` here texts exactly the person the title names.
  */
 
 import { Box } from 'ink';
 import type { Slot } from '../poller/refresh-plan.js';
-import { type AppState, isWide, type OutgoingText } from '../store/app-store.js';
+import type { AppState, OutgoingText } from '../store/app-store.js';
 import {
   openLead,
   selectedThreadEntry,
   selectionOf,
   type ThreadEntry,
-  targetFromLead,
   threadLeadId,
   threadList,
+  threadSubject,
 } from '../store/selectors.js';
 import { displayText } from '../text/display.js';
+import { fittedRecipientLabel, recipientLabel } from '../text/recipient.js';
 import { wrapLines } from '../text/wrap-lines.js';
 import { useAppState, useTheme } from '../ui/app-context.js';
 import { LoadedStatus } from '../ui/components/loaded-status.js';
@@ -29,6 +33,8 @@ import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
 type Entry = ThreadEntry;
+
+const TITLE = 'Thread — ';
 
 const OUTGOING_LABEL: Record<OutgoingText['state'], { text: string; color: ColourRole }> = {
   sending: { text: 'sending…', color: 'accent' },
@@ -57,9 +63,11 @@ function EntryHead({ entry, selected }: { entry: Entry; selected: boolean }) {
     );
   }
   const label = OUTGOING_LABEL[entry.text.state];
+  // Who it went to, as every notice names them: the thread lists a contact's texts, two contacts may share a name.
+  const to = recipientLabel({ name: entry.text.contactName, phone: entry.text.phone });
   return (
     <Text inverse={selected} color={theme[label.color]} wrap="truncate-end">
-      ▶ you · {dateTime(new Date(entry.text.confirmedAt).toISOString())} · {label.text}
+      ▶ you · {dateTime(new Date(entry.text.confirmedAt).toISOString())} · {label.text} · to {to}
       {entry.text.reason ? ` — ${entry.text.reason}` : ''}
     </Text>
   );
@@ -107,9 +115,12 @@ export function threadWindow(
   return { top, shown, earlier: earlier.size, newer: newer.size };
 }
 
-function ThreadPane({ height, width, focused }: PaneProps) {
+/** Why there is no thread, as the pane says it: a sentence. */
+const sentence = (why: string) => `${why.charAt(0).toUpperCase()}${why.slice(1)}.`;
+
+function ThreadPane({ height, width, columns, focused }: PaneProps) {
   const theme = useTheme();
-  const leadId = useAppState(threadLeadId);
+  const subject = useAppState(threadSubject);
   const loaded = useAppState((state) => {
     const id = threadLeadId(state);
     const entry = id ? state.leads[id] : undefined;
@@ -124,31 +135,35 @@ function ThreadPane({ height, width, focused }: PaneProps) {
     const contactId = openLead(state)?.contact.id;
     return state.contacts.data?.items.find((contact) => contact.id === contactId)?.email;
   });
-  const columns = useAppState((state) => state.columns);
-  // Side by side with the inbox (the registry pairs them) when wide and either is focused.
-  const wide = useAppState((state) => isWide(state) && (state.focus === 'inbox' || state.focus === 'thread'));
   const contentRows = frameContentRows(height);
+  // Inside the frame: borders and padding take 4.
+  const textWidth = (typeof width === 'number' ? width : columns) - 4;
+  // Whose thread, as the list it came from names them until the lead is read: name and phone, cut to fit.
+  const whose = detail?.contact ?? (subject.kind === 'lead' ? subject : undefined);
+  const title =
+    whose?.name !== undefined && whose.phone !== undefined
+      ? `${TITLE}${fittedRecipientLabel({ name: whose.name, phone: whose.phone }, textWidth - TITLE.length)}`
+      : 'Thread';
+  const frame = { title, focused, height, ...(width !== undefined ? { width } : {}) };
 
-  if (!leadId) {
+  if (subject.kind === 'none') {
     return (
-      <PaneFrame title="Thread" focused={focused} height={height} {...(width !== undefined ? { width } : {})}>
-        <Text dimColor>Select a lead in the inbox and press enter.</Text>
+      <PaneFrame {...frame}>
+        <Text dimColor wrap="wrap">
+          {sentence(subject.why)}
+        </Text>
       </PaneFrame>
     );
   }
   if (!detail) {
     return (
-      <PaneFrame title="Thread" focused={focused} height={height} {...(width !== undefined ? { width } : {})}>
+      <PaneFrame {...frame}>
         <LoadedStatus loaded={loaded} />
       </PaneFrame>
     );
   }
   const { lead, contact, consent_latest: consent } = detail;
   const repliedElsewhere = composingElsewhere.includes(contact.id);
-  // Inside the frame (borders and padding take 4); side by side, the thread has what the inbox's 60%
-  // leaves, as the layout rounds it.
-  const textWidth =
-    (typeof width === 'number' ? width : wide ? columns - Math.round(columns * 0.6) : columns) - 4;
   const headerRows = 4;
   const areaRows = Math.max(1, contentRows - headerRows);
   const lines: ThreadLine[] = entries.flatMap((entry, index) => [
@@ -163,13 +178,7 @@ function ThreadPane({ height, width, focused }: PaneProps) {
   const view = threadWindow(lines, selected, atEnd || selected >= entries.length - 1, areaRows);
   const visible = lines.slice(view.top, view.top + view.shown);
   return (
-    <PaneFrame
-      title={`Thread — ${oneLine(contact.name)}`}
-      focused={focused}
-      height={height}
-      {...(width !== undefined ? { width } : {})}
-      status={<LoadedStatus loaded={loaded} />}
-    >
+    <PaneFrame {...frame} status={<LoadedStatus loaded={loaded} />}>
       <Text wrap="truncate-end">
         {repliedElsewhere ? (
           <Text color={theme.warning} bold>
@@ -256,9 +265,9 @@ export const threadPane: PaneDescriptor = {
       mode: 'pane',
       pane: 'thread',
       keys: ['esc'],
-      label: 'back to the inbox',
+      label: 'back to the list the thread came from (Inbox or Contacts)',
       hint: 'back',
-      run: (context) => context.ui.focusPane('inbox'),
+      run: (context) => context.ui.leaveThread(),
     },
     copyCommand('thread', (context) => {
       const entry = selectedThreadEntry(context.state());
@@ -268,11 +277,12 @@ export const threadPane: PaneDescriptor = {
       return { what: `the text of ${when}`, text: body };
     }),
     composeCommand('thread', 'text this contact', {
-      when: (context) => (openLead(context.state()) ? true : 'the thread is not loaded yet'),
-      run: (context) => {
-        const detail = openLead(context.state());
-        if (detail) context.ui.openComposer(targetFromLead(detail));
+      when: (context) => {
+        const subject = threadSubject(context.state());
+        return subject.kind === 'lead' ? true : subject.why;
       },
+      // Exactly the person the pane shows and names (read first when it is not yet).
+      run: (context) => context.ui.composeToThread(),
     }),
   ],
 };

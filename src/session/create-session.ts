@@ -123,6 +123,8 @@ function withoutServerData(state: AppState): Partial<AppState> {
     drafts: fresh.drafts,
     decisions: fresh.decisions,
     seen: fresh.seen,
+    // A thread pinned to an inbound text is a record of the old shop; a list's highlight is not.
+    threadFrom: state.threadFrom.list === 'inbound' ? fresh.threadFrom : state.threadFrom,
   };
 }
 

@@ -105,8 +105,14 @@ function callerFor(world: World, shop: SimShop, rng: Random, now: number): SimCo
   return contact;
 }
 
-function missedCall(world: World, shop: SimShop, rng: Random, now: number): LiveEvent {
-  const contact = callerFor(world, shop, rng, now);
+function missedCall(
+  world: World,
+  shop: SimShop,
+  rng: Random,
+  now: number,
+  caller: SimContact = callerFor(world, shop, rng, now),
+): LiveEvent {
+  const contact = caller;
   const jobType = rng.pick(JOB_TYPES);
   const lead: SimLead = {
     id: newId(world, () => rng.hex(10), 'lead'),
@@ -232,6 +238,26 @@ export function applyLiveEventOfKind(
     case 'action':
       return agentAction(world, shop, rng, now);
   }
+}
+
+/**
+ * A call from this person is missed now: a new open lead, and a new contact
+ * unless one of this name already has this number (a test's second customer
+ * of the same name, another number).
+ */
+export function missedCallFrom(
+  caller: { name: string; phone: string },
+  world: World,
+  shop: SimShop,
+  rng: Random,
+  now: number,
+): LiveEvent {
+  const known = shop.contacts.find((contact) => contact.phone === caller.phone);
+  if (known && known.name !== caller.name)
+    throw new Error(`${caller.phone} is ${known.name}'s number in this shop, not ${caller.name}'s`);
+  const contact = known ?? makeContact(world, rng, caller.name, caller.phone, false, now);
+  if (!known) shop.contacts.push(contact);
+  return missedCall(world, shop, rng, now, contact);
 }
 
 export function applyLiveEvent(world: World, shop: SimShop, rng: Random, now: number): LiveEvent {

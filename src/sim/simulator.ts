@@ -9,7 +9,7 @@ import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { createSimulatorApp, type SimulatorEnv, type SimulatorState } from './app.js';
 import { FaultInjector, type FaultRates } from './faults.js';
-import { applyLiveEvent, applyLiveEventOfKind, type LiveEvent } from './live.js';
+import { applyLiveEvent, applyLiveEventOfKind, type LiveEvent, missedCallFrom } from './live.js';
 import { receiveText } from './operations.js';
 import { createRandom } from './random.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -50,6 +50,8 @@ export interface Simulator {
   inject(kind: LiveEvent['kind']): LiveEvent | null;
   /** A text from the customer of this lead arrives now (an opt-out word, a reply while staff write). */
   receiveText(leadId: string, body: string, shop?: keyof SeededShops): void;
+  /** A call from this person is missed now: a new lead (and contact, for a new number; names may repeat). */
+  missedCallFrom(caller: { name: string; phone: string }): LiveEvent;
   listen(options?: { host?: string; port?: number }): Promise<RunningSimulator>;
   /** Stops the live timer, releases hanging requests and closes every listener. */
   close(): Promise<void>;
@@ -145,6 +147,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     },
     tick,
     inject: (kind) => applyLiveEventOfKind(kind, world, shops.main, rng, now()),
+    missedCallFrom: (caller) => missedCallFrom(caller, world, shops.main, rng, now()),
     receiveText(leadId, body, shop = 'main') {
       const lead = shops[shop].leads.find((candidate) => candidate.id === leadId);
       if (!lead) throw new Error(`no lead ${leadId} in the ${shop} shop`);

@@ -31,6 +31,15 @@ import type { Selection } from './selection.js';
 /** A pane's id (see src/panes/registry.ts, which lists the panes). */
 export type PaneId = string;
 
+/**
+ * Where the Thread pane takes its lead from: the lead highlighted in the
+ * Inbox, the lead of the contact highlighted in Contacts, or the lead of an
+ * inbound text opened with i (a text, so one lead) when the Inbox as shown
+ * does not list it. Never a lead remembered apart from its list: what the
+ * thread shows is what `c` there texts.
+ */
+export type ThreadSource = { list: 'inbox' } | { list: 'contacts' } | { list: 'inbound'; leadId: string };
+
 /** What a failed request left behind: enough to explain it, nothing secret. */
 export interface RequestFailure {
   code: string;
@@ -234,7 +243,8 @@ export interface AppState {
   reviewOrder: ReviewOrder;
   /** Reviews: only those without a reply. */
   unrepliedOnly: boolean;
-  openLeadId?: string;
+  /** The list whose highlighted record the Thread pane shows (see threadLeadId in selectors.ts). */
+  threadFrom: ThreadSource;
   /** Local filter text of a list (inbox, reviews) or the contacts search (absent: empty). */
   search: Record<PaneId, LineText>;
   searching: boolean;
@@ -340,6 +350,7 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     inboxOrder: 'newest',
     reviewOrder: 'newest',
     unrepliedOnly: false,
+    threadFrom: { list: 'inbox' },
     search: {},
     searching: false,
     composed: {},

@@ -12,7 +12,8 @@ import type {
   Message,
   Review,
 } from '../contract/resources.js';
-import { type AppState, type ComposerTarget, isWide, type OutgoingText, type PaneId } from './app-store.js';
+import { recipientLabel } from '../text/recipient.js';
+import type { AppState, ComposerTarget, OutgoingText, PaneId } from './app-store.js';
 import { type ListShape, noSelection, type Selection, selectedIndexIn } from './selection.js';
 
 const digitsOf = (text: string) => text.replace(/\D/g, '');
@@ -138,10 +139,63 @@ export const selectedContact = (state: AppState) =>
 export const selectedThreadEntry = (state: AppState) =>
   selectedIn(threadList(state), selectionOf(state, 'thread'));
 
-/** The lead whose thread is shown: side by side, always the lead highlighted in the inbox; else the one opened. */
+/**
+ * What the Thread pane shows, at every size: the lead highlighted in the list
+ * it came from (state.threadFrom), with the name and phone that list gives
+ * until the lead itself is read; or, when that list highlights no lead, why
+ * not (a sentence without its capital and full stop: the pane and `c` there
+ * say it).
+ */
+export type ThreadSubject =
+  | { kind: 'lead'; leadId: string; name?: string; phone?: string }
+  | { kind: 'none'; why: string };
+
+const noThread = (why: string): ThreadSubject => ({ kind: 'none', why });
+
+export function threadSubject(state: AppState): ThreadSubject {
+  const from = state.threadFrom;
+  if (from.list === 'inbound') return { kind: 'lead', leadId: from.leadId };
+  if (from.list === 'contacts') {
+    if (!state.contacts.data) return noThread('contacts are not loaded yet: no thread to show');
+    const contact = selectedContact(state);
+    if (!contact) {
+      const query = state.contacts.loadedQuery ?? '';
+      return noThread(
+        query ? `no contact matches “${query}”: no thread to show` : 'no contacts: no thread to show',
+      );
+    }
+    const leadId = leadIdForContact(state, contact);
+    return leadId
+      ? { kind: 'lead', leadId, name: contact.name, phone: contact.phone }
+      : noThread(
+          `no lead in the inbox's lists for ${recipientLabel(contact)}: no thread to show (c in Contacts texts them)`,
+        );
+  }
+  const inbox = state.inbox[state.inboxFilter];
+  if (!inbox.data) {
+    return noThread(
+      inbox.error
+        ? 'the inbox could not be read: no thread to show'
+        : 'the inbox is not loaded yet: the thread shows the lead it highlights',
+    );
+  }
+  const lead = selectedLead(state);
+  if (lead) return { kind: 'lead', leadId: lead.id, name: lead.contact_name, phone: lead.caller_phone };
+  const query = searchText(state, 'inbox').trim();
+  if (query) {
+    return noThread(`no lead matches the filter “${query}”: no thread to show (esc in the Inbox clears it)`);
+  }
+  return noThread(
+    state.inboxFilter === 'open'
+      ? 'no open leads: no thread to show'
+      : 'no missed calls waiting for a reply: no thread to show',
+  );
+}
+
+/** The lead whose thread is shown (see threadSubject), if any. */
 export function threadLeadId(state: AppState): string | undefined {
-  if (isWide(state) && state.focus === 'inbox') return selectedLead(state)?.id ?? state.openLeadId;
-  return state.openLeadId;
+  const subject = threadSubject(state);
+  return subject.kind === 'lead' ? subject.leadId : undefined;
 }
 
 export function openLead(state: AppState): LeadDetail | undefined {

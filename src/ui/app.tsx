@@ -8,8 +8,7 @@
  */
 import { Box } from 'ink';
 import type { PaneDescriptor } from '../panes/pane.js';
-import { paneById, widePair } from '../panes/registry.js';
-import { isWide, type PaneId } from '../store/app-store.js';
+import { paneById, panesOnScreen } from '../panes/registry.js';
 import { useAppState, useServices } from './app-context.js';
 import { Composer, useComposerView } from './components/composer.js';
 import { FatalScreen } from './components/fatal-screen.js';
@@ -34,11 +33,13 @@ function PaneSlot({
   pane,
   height,
   width,
+  columns,
   focused,
 }: {
   pane: PaneDescriptor;
   height: number;
   width?: string;
+  columns: number;
   focused: boolean;
 }) {
   const { commandContext } = useServices();
@@ -48,22 +49,33 @@ function PaneSlot({
   const Pane = pane.Component;
   return (
     <Box ref={ref} height={height} {...(width ? { width } : { flexGrow: 1 })}>
-      <Pane height={height} width="100%" focused={focused} />
+      <Pane height={height} width="100%" columns={columns} focused={focused} />
     </Box>
   );
 }
 
-function Panes({ focus, height, wide }: { focus: PaneId; height: number; wide: boolean }) {
-  const pair = wide ? widePair(focus) : undefined;
-  if (pair) {
+function Panes({ height }: { height: number }) {
+  const focus = useAppState((state) => state.focus);
+  const columns = useAppState((state) => state.columns);
+  const shown = useAppState((state) => panesOnScreen(state).map((pane) => pane.id));
+  const [left, right] = shown.map(paneById);
+  if (left && right) {
+    // As the layout rounds 60% of the width.
+    const leftColumns = Math.round(columns * 0.6);
     return (
       <Box height={height}>
-        <PaneSlot pane={pair[0]} height={height} width="60%" focused={focus === pair[0].id} />
-        <PaneSlot pane={pair[1]} height={height} width="40%" focused={focus === pair[1].id} />
+        <PaneSlot pane={left} height={height} width="60%" columns={leftColumns} focused={focus === left.id} />
+        <PaneSlot
+          pane={right}
+          height={height}
+          width="40%"
+          columns={columns - leftColumns}
+          focused={focus === right.id}
+        />
       </Box>
     );
   }
-  return <PaneSlot pane={paneById(focus)} height={height} focused />;
+  return <PaneSlot pane={paneById(focus)} height={height} columns={columns} focused />;
 }
 
 export function App() {
@@ -71,8 +83,6 @@ export function App() {
   const layout = useAppState((state) => ({
     rows: state.rows,
     columns: state.columns,
-    wide: isWide(state),
-    focus: state.focus,
     help: state.helpOpen,
     log: state.logOpen,
     palette: state.palette !== undefined,
@@ -115,7 +125,7 @@ export function App() {
       ) : layout.log ? (
         <LogOverlay height={bodyRows} />
       ) : (
-        <Panes focus={layout.focus} height={bodyRows} wide={layout.wide} />
+        <Panes height={bodyRows} />
       )}
       <Composer view={composer} />
       <StatusBar />

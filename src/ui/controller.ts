@@ -18,6 +18,7 @@ import {
   type Notice,
   type PaneId,
   type Prompt,
+  type ThreadSource,
   waitingKey,
 } from '../store/app-store.js';
 import {
@@ -37,14 +38,18 @@ import {
   selectRow,
 } from '../store/selection.js';
 import {
+  inboxRows,
   leadIdForPhone,
   searchText,
   selectedLead,
   selectionOf,
   targetFromContact,
   targetFromLead,
+  threadLeadId,
+  threadSubject,
   unsentCount,
 } from '../store/selectors.js';
+import { recipientLabel } from '../text/recipient.js';
 import { confirmationFor, preSendChecks } from '../user-actions/pre-send-checks.js';
 import { arrivedSince, preSendFacts, withSeenTexts } from '../user-actions/pre-send-facts.js';
 import { fillTemplate, variablesFor } from '../user-actions/templates.js';
@@ -110,7 +115,11 @@ export function createController(options: ControllerOptions) {
     const state = get();
     if (state.focus === id || !PANES.some((descriptor) => descriptor.id === id)) return;
     // "New" marks stay: each belongs to its item and clears when that item is selected (new-marks.ts).
-    set({ focus: id, searching: false });
+    // The Inbox is the thread's home list: from it, the thread is the lead it highlights, at every size.
+    const home = id === 'inbox' && state.threadFrom.list !== 'inbox';
+    set({ focus: id, searching: false, ...(home ? { threadFrom: { list: 'inbox' } as const } : {}) });
+    // Gone to deliberately: read now, not once a selection rests (the poller's wait for leads passed by).
+    if (id === 'thread') readThreadLead();
   };
 
   const cyclePane = (step: 1 | -1) => {
@@ -155,14 +164,33 @@ export function createController(options: ControllerOptions) {
 
   // --- the inbox and the thread ----------------------------------------------
 
-  const openThread = (leadId: string) => {
+  /** The thread's lead, read now when it was never read. */
+  function readThreadLead() {
+    const leadId = threadLeadId(get());
+    if (leadId && !get().leads[leadId]?.data) services.poller.request({ kind: 'lead', id: leadId });
+  }
+
+  /** Shows, in the Thread pane, the lead highlighted in `from` (read again now), on its newest text. */
+  const openThread = (from: ThreadSource) => {
     set((state) => ({
-      openLeadId: leadId,
+      threadFrom: from,
       selection: { ...state.selection, thread: { index: Number.MAX_SAFE_INTEGER, atEnd: true } },
     }));
-    services.poller.request({ kind: 'lead', id: leadId });
+    const leadId = threadLeadId(get());
+    if (leadId) services.poller.request({ kind: 'lead', id: leadId });
     focusPane('thread');
   };
+
+  /** i: an inbound text's lead, highlighted in the Inbox when the Inbox as shown lists it, so the two agree. */
+  const openInboundThread = (leadId: string) => {
+    const at = inboxRows(get()).findIndex((lead) => lead.id === leadId);
+    if (at === -1) return openThread({ list: 'inbound', leadId });
+    select('inbox', at);
+    openThread({ list: 'inbox' });
+  };
+
+  /** esc in the thread: back to the list it shows the highlighted record of. */
+  const leaveThread = () => focusPane(get().threadFrom.list === 'contacts' ? 'contacts' : 'inbox');
 
   const toggleInboxFilter = () => {
     set((state) => ({ inboxFilter: state.inboxFilter === 'open' ? 'callbacks' : 'open' }));
@@ -258,28 +286,41 @@ export function createController(options: ControllerOptions) {
 
   /** c on an inbox row: the row has no contact id, so the lead is read first; what is typed meanwhile is kept. */
   const composeToLead = (lead: InboxLead) => {
-    const state = get();
-    const detail = state.leads[lead.id]?.data;
+    const detail = get().leads[lead.id]?.data;
     if (detail) return openComposer(targetFromLead(detail));
-    openThread(lead.id);
-    set({
-      composerWaiting: { leadId: lead.id, name: lead.contact_name, phone: lead.caller_phone },
-      composer: undefined,
-    });
+    // The lead is the one highlighted in the Inbox: its thread is read, and shown, meanwhile.
+    openThread({ list: 'inbox' });
+    composeOnceRead(lead.id, { name: lead.contact_name, phone: lead.caller_phone });
+  };
+
+  /** c in the Thread pane: exactly the lead it shows and names, read first if it is not yet. */
+  const composeToThread = () => {
+    const state = get();
+    const subject = threadSubject(state);
+    if (subject.kind !== 'lead') return;
+    const detail = state.leads[subject.leadId]?.data;
+    if (detail) return openComposer(targetFromLead(detail));
+    services.poller.request({ kind: 'lead', id: subject.leadId });
+    composeOnceRead(subject.leadId, { name: subject.name ?? '', phone: subject.phone ?? '' });
+  };
+
+  /** The composer, open on a lead being read (named as its list names it): its contact's once it arrives. */
+  const composeOnceRead = (leadId: string, named: { name: string; phone: string }) => {
+    set({ composerWaiting: { leadId, ...named }, composer: undefined });
     // Wait for a read that ends after this key: an error left by an earlier failed read is not the answer.
-    const before = get().leads[lead.id];
+    const before = get().leads[leadId];
     const unsubscribe = store.subscribe((next) => {
-      const loaded = next.leads[lead.id];
+      const loaded = next.leads[leadId];
       if (!loaded || loaded === before || loaded.loading || !(loaded.data || loaded.error)) return;
       unsubscribe();
-      const waiting = next.composerWaiting?.leadId === lead.id;
+      const waiting = next.composerWaiting?.leadId === leadId;
       if (loaded.data) {
         if (waiting) openComposer(targetFromLead(loaded.data));
         return;
       }
       if (!waiting) return;
       set({ composerWaiting: undefined });
-      const typed = get().composed[waitingKey(lead.id)]?.text.trim();
+      const typed = get().composed[waitingKey(leadId)]?.text.trim();
       notify(
         typed
           ? 'The composer could not open (the thread did not load). What you typed is kept: press c on this lead again.'
@@ -451,7 +492,10 @@ export function createController(options: ControllerOptions) {
     const findings = preSendChecks(preSendFacts(get(), target, body, now()));
     const confirmation = confirmationFor(findings);
     if (confirmation.kind === 'refused') {
-      notify(`Not sent: ${confirmation.reasons.map((finding) => finding.message).join(' ')}`, 'error');
+      notify(
+        `Not sent to ${recipientLabel(target)}: ${confirmation.reasons.map((finding) => finding.message).join(' ')}`,
+        'error',
+      );
       return undefined;
     }
     return {
@@ -562,6 +606,8 @@ export function createController(options: ControllerOptions) {
     move,
     keepSelection,
     openThread,
+    openInboundThread,
+    leaveThread,
     toggleInboxFilter,
     cycleActionsFilter,
     startSearch,
@@ -570,6 +616,7 @@ export function createController(options: ControllerOptions) {
     clearSearch,
     openComposer,
     composeToLead,
+    composeToThread,
     composeToContact,
     composedKey,
     editComposed,

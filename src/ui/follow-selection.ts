@@ -2,13 +2,15 @@
  * Keeps every pane's selection on its record while the lists change under it
  * (the poller writes new data at any moment): the same record at its new
  * place, or, when it left the list, its nearest neighbour, and a notice that
- * says so when staff can see that pane. A change staff made themselves (a
+ * says so when staff can see that pane, or the thread that shows its record
+ * (then naming whose thread it is now). A change staff made themselves (a
  * filter typed, another status shown) moves the selection quietly.
  */
-import { PANES, widePair } from '../panes/registry.js';
-import { type AppState, type AppStore, isWide, type Notice } from '../store/app-store.js';
+import { PANES, panesOnScreen } from '../panes/registry.js';
+import type { AppState, AppStore, Notice } from '../store/app-store.js';
 import { reconcileSelection } from '../store/selection.js';
-import { selectionOf } from '../store/selectors.js';
+import { selectionOf, threadSubject } from '../store/selectors.js';
+import { recipientLabel } from '../text/recipient.js';
 
 /** What staff change themselves: when one of these changed, a list changed because they asked. */
 const asked = (state: AppState) => [
@@ -21,14 +23,13 @@ const asked = (state: AppState) => [
   state.contacts.query,
   // A search is answered later: the answer to the new query is still a change staff asked for.
   state.contacts.loadedQuery,
-  state.openLeadId,
+  state.threadFrom,
   state.focus,
 ];
 
 /** The pane is on screen: focused, or beside the focused one. */
 export const visible = (state: AppState, pane: string) =>
-  state.focus === pane ||
-  (isWide(state) && (widePair(state.focus)?.some((each) => each.id === pane) ?? false));
+  panesOnScreen(state).some((each) => each.id === pane);
 
 export function followSelections(store: AppStore, now: () => number = Date.now): () => void {
   let previous = asked(store.getState());
@@ -44,6 +45,8 @@ export function followSelections(store: AppStore, now: () => number = Date.now):
     previous = current;
     let selection = state.selection;
     let notice: Notice | undefined;
+    /** The record the thread on screen showed left its list, which is not on screen: say whose thread it is now. */
+    let threadMoved: string | undefined;
     for (const pane of PANES) {
       if (!pane.list) continue;
       const list = pane.list.of(state);
@@ -64,17 +67,31 @@ export function followSelections(store: AppStore, now: () => number = Date.now):
       if (!renewed && result.selection === selectionOf(state, pane.id)) continue;
       selection = { ...selection, [pane.id]: result.selection };
       const ours = result.left ? pane.list.leftBecauseOfUs?.(state, result.left.id) === true : false;
-      if (result.left && !quiet && !renewed && !ours && !list.followsEnd && visible(state, pane.id)) {
-        const which = before?.id === result.left.id ? ` (${before.name})` : '';
-        const gone = `The ${pane.list.noun} you had selected${which} left this list`;
+      if (!result.left || quiet || renewed || ours || list.followsEnd) continue;
+      const which = before?.id === result.left.id ? ` (${before.name})` : '';
+      const gone = `The ${pane.list.noun} you had selected${which} left`;
+      if (visible(state, pane.id)) {
         notice = {
           text: result.left.now
-            ? `${gone}; now on ${pane.list.rowLabel(result.left.now)}.`
-            : `${gone}; the list is empty now.`,
+            ? `${gone} this list; now on ${pane.list.rowLabel(result.left.now)}.`
+            : `${gone} this list; the list is empty now.`,
           tone: 'warning',
           at: now(),
         };
+      } else if (state.threadFrom.list === pane.id && visible(state, 'thread')) {
+        threadMoved = `${gone} the ${pane.title} list`;
       }
+    }
+    if (threadMoved && !notice) {
+      const subject = threadSubject({ ...state, selection });
+      notice = {
+        text:
+          subject.kind === 'lead' && subject.name !== undefined && subject.phone !== undefined
+            ? `${threadMoved}; the thread shows ${recipientLabel({ name: subject.name, phone: subject.phone })} now.`
+            : `${threadMoved}; ${subject.kind === 'none' ? subject.why : 'the thread shows the lead now highlighted there'}.`,
+        tone: 'warning',
+        at: now(),
+      };
     }
     if (selection !== state.selection) store.setState({ selection, ...(notice ? { notice } : {}) });
   };

@@ -1,5 +1,6 @@
 /**
- * Sending a text, after staff answered y to "send to NAME (PHONE)?".
+ * Sending a text, after staff answered y to "send to NAME (PHONE)?". Every
+ * notice about it names the recipient the same way, name and number.
  *
  * The Idempotency-Key is made at that moment and stored with the exact body
  * before the first attempt; every later attempt reuses both, so no failure,
@@ -21,6 +22,7 @@ import type { OutboxDamageReport, OutboxPersistence } from '../outbox/outbox-fil
 import type { ComposerTarget, OutgoingText } from '../store/app-store.js';
 import { plural } from '../store/counts.js';
 import { lineOf, withUnsentText } from '../store/line-editor.js';
+import { recipientLabel } from '../text/recipient.js';
 import { type ActionContext, enterReadOnlyFromServer, notify } from './context.js';
 
 /** After this long a waiting text is never tried again automatically: the key's replay window is 24 h. */
@@ -262,10 +264,10 @@ export class TextSender {
       this.context,
       [
         ...damage,
-        `Not sent to ${text.contactName}: a text is sent only once it is saved in the outbox, and ${why}.`,
+        `Not sent to ${recipientOf(text)}: a text is sent only once it is saved in the outbox, and ${why}.`,
         inComposer
           ? 'The text is back in the composer.'
-          : `The text is kept in ${text.contactName}’s composer: c on them opens it.`,
+          : `The text is kept in the composer for ${recipientOf(text)}: c on them opens it.`,
       ].join(' '),
       'error',
     );
@@ -399,8 +401,8 @@ export class TextSender {
       notify(
         this.context,
         result.replayed
-          ? `Already sent to ${text.contactName}: the service recognised the text and sent nothing new.`
-          : `Sent to ${text.contactName}.`,
+          ? `Already sent to ${recipientOf(text)}: the service recognised the text and sent nothing new.`
+          : `Sent to ${recipientOf(text)}.`,
         'success',
       );
       this.context.poller.invalidate(
@@ -447,7 +449,7 @@ export class TextSender {
       this.persist();
       notify(
         this.context,
-        `Not confirmed yet for ${text.contactName}: ${reason} Trying again with the same key.`,
+        `Not confirmed yet for ${recipientOf(text)}: ${reason} Trying again with the same key.`,
         'warning',
       );
       const timer = setTimeout(() => void this.attempt(text.localId), wait);
@@ -464,7 +466,7 @@ export class TextSender {
     if (error instanceof ApiError && error.code === 'read_only' && !error.local)
       enterReadOnlyFromServer(this.context);
     if (!transient) this.restoreToComposer(text);
-    notify(this.context, `Not sent to ${text.contactName}: ${reason}`, 'error');
+    notify(this.context, `Not sent to ${recipientOf(text)}: ${reason}`, 'error');
   }
 
   /** A refused text goes back to its contact's composer, unless staff already typed something new. */
@@ -492,6 +494,9 @@ function describeDamage(damage: OutboxDamageReport): string {
     : '';
   return `The outbox file was damaged: ${recovered}; ${kept}.${cut}`;
 }
+
+/** "Tom Kowalski (+15035550117)": two customers may share a name, never a number. */
+const recipientOf = (text: OutgoingText) => recipientLabel({ name: text.contactName, phone: text.phone });
 
 function trim(outbox: OutgoingText[]): OutgoingText[] {
   const finished = outbox.filter(

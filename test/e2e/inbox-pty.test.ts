@@ -219,7 +219,8 @@ describe('the inbox in a real terminal', () => {
     expect(t.inverseText().get(2)).toBe('1 Inbox');
 
     t.send(KEYS.tab);
-    await t.waitForText('Select a lead in the inbox and press enter.');
+    // The thread of the lead the inbox highlights (its first), named with its phone.
+    await t.waitForText(/│ Thread — .+ \(\+\d+\)/);
     expect(t.screenText()).not.toContain('Inbox — open leads');
     expect(t.inverseText().get(2)).toBe('2 Thread');
     expectWithinWidth(t);

@@ -389,7 +389,7 @@ describe('a read-only disk under the outbox (a real one: a tmpfs remounted read-
         'the notice',
       );
       expect(child.events.find((e) => e.event === 'notice')?.text).toBe(
-        `Not sent to ${contact.name}: a text is sent only once it is saved in the outbox, and ${dir} is read-only (on a file system mounted read-only). The text is back in the composer.`,
+        `Not sent to ${contact.name} (${contact.phone}): a text is sent only once it is saved in the outbox, and ${dir} is read-only (on a file system mounted read-only). The text is back in the composer.`,
       );
       expect(t.sim.requests.list().filter((r) => r.method === 'POST')).toEqual([]);
     } finally {

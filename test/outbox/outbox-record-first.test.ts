@@ -99,7 +99,7 @@ describe('the outbox cannot be written: nothing is sent, the text goes back to i
       new RegExp(`${outbox.path.replaceAll('.', '\\.')} is a directory, not a file`),
     );
     expect(s.store.getState().notice?.text).toBe(
-      `Not sent to ${target.name}: a text is sent only once it is saved in the outbox, and ${outbox.path} is a directory, not a file. The text is back in the composer.`,
+      `Not sent to ${target.name} (${target.phone}): a text is sent only once it is saved in the outbox, and ${outbox.path} is a directory, not a file. The text is back in the composer.`,
     );
     expect(s.store.getState().composer).toEqual(target);
     await s.sender.saved();
@@ -248,9 +248,11 @@ describe('the outbox cannot be written: nothing is sent, the text goes back to i
     const state = s.store.getState();
     expect(state.composer).toBeUndefined();
     expect(state.composed[target.contactId]).toEqual(lineOf('Hello'));
-    expect(state.notice?.text).toMatch(
-      new RegExp(`The text is kept in ${target.name}’s composer: c on them opens it\\.$`),
-    );
+    expect(
+      state.notice?.text.endsWith(
+        `The text is kept in the composer for ${target.name} (${target.phone}): c on them opens it.`,
+      ),
+    ).toBe(true);
   });
 
   it('a text whose record failed is never put on disk by another write', async () => {

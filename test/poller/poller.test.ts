@@ -159,7 +159,8 @@ describe('poller: what is read, and how often', () => {
     await p.waitUntil(() => p.state().inbox.open.data !== undefined);
     const lead = p.state().inbox.open.data?.open_leads[0];
     expect(lead).toBeDefined();
-    p.session.store.setState({ focus: 'thread', openLeadId: lead?.id });
+    // The thread shows the lead highlighted in the inbox: the first row, before any key.
+    p.session.store.setState({ focus: 'thread' });
     await sleep(700);
     expect(p.count(`/leads/${lead?.id}`)).toBeGreaterThanOrEqual(3);
     expect(p.state().leads[lead?.id ?? '']?.data).toBeDefined();

@@ -191,7 +191,7 @@ describe('compose → confirm → send', () => {
     await tui.waitFor('not sent: type exactly send');
     expect(wire.writes).toEqual([]);
     await tui.press(KEYS.backspace, 'send', KEYS.enter);
-    await tui.waitFor(`Sent to ${contact.name}.`);
+    await tui.waitFor(`Sent to ${contact.name} (${contact.phone}).`);
 
     expect(tui.state().outbox).toMatchObject([{ contactId: contact.id, state: 'sent' }]);
     expect(wire.writes).toHaveLength(1);
@@ -537,7 +537,7 @@ describe('a text whose record cannot be saved first', () => {
         (f, state) => state.outbox[0]?.state === 'failed' && f.includes(`Not sent to ${contact.name}`),
       );
       expect(tui.state().notice?.text).toBe(
-        `Not sent to ${contact.name}: a text is sent only once it is saved in the outbox, and ${outbox.path} is a directory, not a file. The text is back in the composer.`,
+        `Not sent to ${contact.name} (${contact.phone}): a text is sent only once it is saved in the outbox, and ${outbox.path} is a directory, not a file. The text is back in the composer.`,
       );
       expect(frame).toContain('NOT SENT');
       // The composer is open again, on the same contact, with the text.

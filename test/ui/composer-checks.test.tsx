@@ -102,7 +102,7 @@ describe('the question before sending', () => {
     expect(flat(frame)).toContain(flat(LONG_TEXT));
     expect(frame).toContain(`To ${contact.name} (${contact.phone}) · 273 characters · 2 segments (GSM-7)`);
     await tui.press('y');
-    await tui.waitFor(`Sent to ${contact.name}.`);
+    await tui.waitFor(`Sent to ${contact.name} (${contact.phone}).`);
     expect(wire.writes).toHaveLength(1);
     expect(wire.writes[0]).toMatchObject({
       path: `/contacts/${contact.id}/messages`,
@@ -122,7 +122,7 @@ describe('the question before sending', () => {
     await tui.waitFor('not sent: type exactly send');
     expect(wire.writes).toEqual([]);
     await tui.press('\u0015', 'send', KEYS.enter);
-    await tui.waitFor(`Sent to ${contact.name}.`);
+    await tui.waitFor(`Sent to ${contact.name} (${contact.phone}).`);
     await tui.press(KEYS.enter, 'send', KEYS.enter);
     expect(wire.writes).toHaveLength(1);
     expect(wire.writes[0]?.path).toBe(`/contacts/${contact.id}/messages`);
@@ -149,7 +149,7 @@ describe('the question before sending', () => {
     expect(wire.writes).toEqual([]);
 
     await tui.press('\u0015', 'override', KEYS.enter);
-    await tui.waitFor(`Sent to ${target.contact.name}.`);
+    await tui.waitFor(`Sent to ${target.contact.name} (${target.contact.phone}).`);
     expect(wire.writes).toHaveLength(1);
     expect(wire.writes[0]).toMatchObject({
       path: `/contacts/${target.contact.id}/messages`,
@@ -184,7 +184,7 @@ describe('the question before sending', () => {
     const frame = await tui.waitFor(`Send to ${contact.name} (${contact.phone})? y/n`);
     expect(frame).toContain('Quiet hours: it is 05:30 in Europe/London');
     await tui.press('y');
-    await tui.waitFor(`Sent to ${contact.name}.`);
+    await tui.waitFor(`Sent to ${contact.name} (${contact.phone}).`);
     expect(wire.writes).toHaveLength(1);
 
     const tokyo = await start({ columns: 100, rows: 30, now, session: { timeZone: 'Asia/Tokyo' } });
@@ -226,7 +226,7 @@ describe('someone wrote meanwhile', () => {
     await tui.press(KEYS.enter);
     await tui.waitFor('? y/n');
     await tui.press('y');
-    await tui.waitFor(`Sent to ${contact.name}.`);
+    await tui.waitFor(`Sent to ${contact.name} (${contact.phone}).`);
     expect(wire.writes).toHaveLength(1);
     expect(wire.writes[0]).toMatchObject({
       path: `/contacts/${contact.id}/messages`,
@@ -252,7 +252,7 @@ describe('someone wrote meanwhile', () => {
     expect(again).toContain('Tech is on the way now');
     expect(wire.writes).toHaveLength(sentByOther);
     await tui.press('y');
-    await tui.waitFor(`Sent to ${contact.name}.`);
+    await tui.waitFor(`Sent to ${contact.name} (${contact.phone}).`);
     expect(wire.writes).toHaveLength(sentByOther + 1);
   });
 });

@@ -82,7 +82,7 @@ describe('templates in the composer', () => {
     await tui.press(CTRL_T, KEYS.enter);
     expect(composedText(tui, contact.id)).toBe(`Hi ${contact.name.split(' ')[0]}, is {pet_name} friendly?`);
     await tui.press(KEYS.enter);
-    await tui.waitFor('Not sent: The text still has {pet_name}');
+    await tui.waitFor(`Not sent to ${contact.name} (${contact.phone}): The text still has {pet_name}`);
     expect(tui.state().prompt).toBeUndefined();
     expect(wire.writes).toEqual([]);
   });

@@ -139,7 +139,7 @@ describe('a notice that names a customer', () => {
     tui.session.sender.confirm({ contactId: hostile.id, name: hostile.name, phone: hostile.phone }, 'Hello');
     const frame = await tui.waitFor('Sent to PRIZE DEPT');
     const notice = frame.split('\n').find((line) => line.includes('Sent to')) ?? '';
-    expect(notice).toContain('Sent to PRIZE DEPT␍␇Claim Now.');
+    expect(notice).toContain(`Sent to PRIZE DEPT␍␇Claim Now (${hostile.phone}).`);
     expect(frame).not.toContain('\r');
     expect(frame).not.toContain('\u0007');
   });

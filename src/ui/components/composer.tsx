@@ -13,10 +13,12 @@
  */
 import { Box } from 'ink';
 import { useMemo, useRef } from 'react';
+import stringWidth from 'string-width';
 import type { AppState, ComposerTarget, ConfirmSend } from '../../store/app-store.js';
 import { waitingKey } from '../../store/app-store.js';
 import { emptyLine, type LineText } from '../../store/line-editor.js';
 import { consentFor } from '../../store/selectors.js';
+import { fittedRecipientLabel } from '../../text/recipient.js';
 import { type Finding, preSendChecks } from '../../user-actions/pre-send-checks.js';
 import { preSendFacts } from '../../user-actions/pre-send-facts.js';
 import { useAppState, useClockNow, useTheme } from '../app-context.js';
@@ -85,6 +87,7 @@ export type ComposerView =
       rows: WrappedRow[];
       textRows: number;
       cursorRow: number;
+      width: number;
     }
   | {
       kind: 'confirm';
@@ -160,6 +163,7 @@ function viewOf(slices: ComposerSlices, now: number): ComposerView {
     rows,
     textRows,
     cursorRow: cursorRowOf(rows, slices.line.cursor),
+    width,
   };
 }
 
@@ -177,13 +181,20 @@ export function useComposerView(): ComposerView {
 
 const LEVEL_ROLE = { block: 'danger', strong: 'danger', warn: 'warning' } as const;
 
-function Counts({ name, phone, info }: { name: string; phone: string; info: SmsInfo }) {
+/** Columns the recipient keeps however long the counts after it: a name's start and the whole number. */
+const RECIPIENT_MIN_COLUMNS = 24;
+
+function Counts({ name, phone, info, width }: { name: string; phone: string; info: SmsInfo; width: number }) {
   const theme = useTheme();
+  const counts = ` · ${info.characters} characters · ${info.segments} ${info.segments === 1 ? 'segment' : 'segments'} (${info.encoding})`;
+  const tooLong = info.tooLong ? ' · too long to send' : '';
+  // The name gives way before the number and the counts: "To Tom Kow… (+15035550117) · 12 characters".
+  const room = Math.max(RECIPIENT_MIN_COLUMNS, width - 'To '.length - stringWidth(counts + tooLong));
   return (
     <Text wrap="truncate-end">
-      <Text bold>To {oneLine(name)}</Text> ({oneLine(phone)}) · {info.characters} characters · {info.segments}{' '}
-      {info.segments === 1 ? 'segment' : 'segments'} ({info.encoding})
-      {info.tooLong ? <Text color={theme.danger}> · too long to send</Text> : null}
+      <Text bold>To {fittedRecipientLabel({ name, phone }, room)}</Text>
+      {counts}
+      {tooLong ? <Text color={theme.danger}>{tooLong}</Text> : null}
     </Text>
   );
 }
@@ -221,7 +232,7 @@ function ComposeBox({ view }: { view: Extract<ComposerView, { kind: 'compose' }>
       paddingX={1}
       overflow="hidden"
     >
-      <Counts name={view.name} phone={view.phone} info={view.info} />
+      <Counts name={view.name} phone={view.phone} info={view.info} width={view.width} />
       {!view.target ? (
         <Text color={theme.accent} wrap="truncate-end">
           Reading this lead's contact… type away: the text is kept.
@@ -272,7 +283,7 @@ function ConfirmBox({ view }: { view: Extract<ComposerView, { kind: 'confirm' }>
       paddingX={1}
       overflow="hidden"
     >
-      <Counts name={prompt.target.name} phone={prompt.target.phone} info={view.info} />
+      <Counts name={prompt.target.name} phone={prompt.target.phone} info={view.info} width={view.width} />
       {view.bodyRows.slice(0, view.bodyShown).map((row) => (
         <TextRow key={row.start} text={prompt.body} row={row} />
       ))}

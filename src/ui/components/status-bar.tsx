@@ -4,7 +4,8 @@
  */
 import { Box } from 'ink';
 import stringWidth from 'string-width';
-import type { AppState } from '../../store/app-store.js';
+import type { AppState, ConfirmSend } from '../../store/app-store.js';
+import { fittedRecipientLabel } from '../../text/recipient.js';
 import { useAppState, useClockNow, useServices, useTheme } from '../app-context.js';
 import { hints } from '../commands/describe.js';
 import { contextOf } from '../commands/dispatch.js';
@@ -15,33 +16,34 @@ import { Text } from './text.js';
 /** A notice stays this long; errors stay until the next notice. */
 const NOTICE_MS = 8_000;
 
+/** The question's line, its recipient cut (name first) so that what it asks stays on the line. */
+function sendQuestion(prompt: ConfirmSend, columns: number): string {
+  const line = (before: string, after: string) =>
+    `${before}${fittedRecipientLabel(prompt.target, columns - 1 - stringWidth(before) - stringWidth(after))}${after}`;
+  if (prompt.checking) return line('Sending to ', ' once the thread is read again · esc: no');
+  if (prompt.again) return line('Being replied to in another terminal: send to ', ' anyway? y/n');
+  if (prompt.word !== undefined) return line('Send to ', `? Type ${prompt.word}, then enter · esc: no`);
+  return line('Send to ', '? y/n');
+}
+
 function PromptText({ prompt }: { prompt: NonNullable<AppState['prompt']> }) {
   const theme = useTheme();
+  const columns = useAppState((state) => state.columns);
   switch (prompt.kind) {
-    case 'confirm-send':
-      if (prompt.checking)
-        return (
-          <Text color={theme.accent} bold wrap="truncate-end">
-            Sending to {oneLine(prompt.target.name)} ({oneLine(prompt.target.phone)}) once the thread is read
-            again · esc: no
-          </Text>
-        );
-      if (prompt.again)
-        return (
-          <Text color={theme.warning} bold wrap="truncate-end">
-            Being replied to in another terminal: send to {oneLine(prompt.target.name)} anyway? y/n
-          </Text>
-        );
-      return prompt.word !== undefined ? (
-        <Text color={theme.danger} bold wrap="truncate-end">
-          Send to {oneLine(prompt.target.name)} ({oneLine(prompt.target.phone)})? Type {prompt.word}, then
-          enter · esc: no
-        </Text>
-      ) : (
-        <Text color={theme.accent} bold wrap="truncate-end">
-          Send to {oneLine(prompt.target.name)} ({oneLine(prompt.target.phone)})? y/n
+    case 'confirm-send': {
+      const colour = prompt.checking
+        ? theme.accent
+        : prompt.again
+          ? theme.warning
+          : prompt.word !== undefined
+            ? theme.danger
+            : theme.accent;
+      return (
+        <Text color={colour} bold wrap="truncate-end">
+          {sendQuestion(prompt, columns)}
         </Text>
       );
+    }
     case 'confirm-approve':
       return (
         <Text color={theme.accent} bold wrap="truncate-end">
