@@ -69,6 +69,7 @@ function trusted(info: Stats): boolean {
 
 export class KeyModeFile implements KeyModeMemory {
   private readonly watchMs: number;
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     readonly path: string,
@@ -100,11 +101,16 @@ export class KeyModeFile implements KeyModeMemory {
     }
   }
 
-  async remember(answer: RememberedKeyMode): Promise<void> {
-    const kept = await this.read();
-    if (kept && kept.at > answer.at) return;
-    const stored: z.infer<typeof Stored> = { version: 1, keyId: this.keyId, ...answer };
-    await writePrivateFile(this.path, `${JSON.stringify(stored)}\n`);
+  remember(answer: RememberedKeyMode): Promise<void> {
+    // One at a time: two answers learned moments apart must not land in the wrong order.
+    const next = this.writing.then(async () => {
+      const kept = await this.read();
+      if (kept && kept.at > answer.at) return;
+      const stored: z.infer<typeof Stored> = { version: 1, keyId: this.keyId, ...answer };
+      await writePrivateFile(this.path, `${JSON.stringify(stored)}\n`);
+    });
+    this.writing = next.catch(() => {});
+    return next;
   }
 
   watch(onChange: (answer: RememberedKeyMode) => void): () => void {
