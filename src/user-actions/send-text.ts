@@ -7,7 +7,7 @@
  * have happened after the text went out (network, timeout, 5xx, 429) is tried
  * again later with the same key, until the key's 24 h replay window is nearly
  * over. A refusal (no number, texting inactive, read-only…) is final, and the
- * text goes back into the composer: nothing typed is lost. A refused key
+ * text goes back into its contact's composer: nothing typed is lost. A refused key
  * (401, or a plan without the API) is no refusal of the text: it waits in
  * that key's outbox, and no other key ever sends it.
  */
@@ -278,6 +278,7 @@ export class TextSender {
         signal: this.inFlight.signal,
       });
       if (this.retired.has(localId)) return;
+      this.context.keyMode?.accepted();
       this.update(localId, {
         state: result.replayed ? 'replayed' : 'sent',
         finishedAt: now(),
@@ -351,17 +352,25 @@ export class TextSender {
     void this.persist();
     if (error instanceof ApiError && error.code === 'read_only' && !error.local)
       enterReadOnlyFromServer(this.context);
-    if (!transient) this.restoreToComposer(text);
-    notify(this.context, `Not sent to ${text.contactName}: ${reason}`, 'error');
+    const back = transient ? '' : ` ${this.restoreToComposer(text)}`;
+    notify(this.context, `Not sent to ${text.contactName}: ${reason}${back}`, 'error');
   }
 
-  /** A refused text goes back to its contact's composer, unless staff already typed something new. */
-  private restoreToComposer(text: OutgoingText): void {
-    this.context.store.setState((state) =>
-      state.composed[text.contactId]?.text
-        ? {}
-        : { composed: { ...state.composed, [text.contactId]: lineOf(text.body) } },
-    );
+  /**
+   * A refused text goes back into its contact's composer, wherever staff are now; text typed for that
+   * contact since stays after it, so that nothing is lost. Says where it went.
+   */
+  private restoreToComposer(text: OutgoingText): string {
+    let where = `The text is back in ${text.contactName}'s composer.`;
+    this.context.store.setState((state) => {
+      const since = state.composed[text.contactId];
+      if (!since?.text) return { composed: { ...state.composed, [text.contactId]: lineOf(text.body) } };
+      if (since.text.includes(text.body)) return {};
+      where = `The text is back in ${text.contactName}'s composer, above what was typed since.`;
+      const merged = { text: `${text.body}\n${since.text}`, cursor: text.body.length + 1 + since.cursor };
+      return { composed: { ...state.composed, [text.contactId]: merged } };
+    });
+    return where;
   }
 }
 
