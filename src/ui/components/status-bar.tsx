@@ -97,7 +97,7 @@ function ReadOnlyKeyText({ keyMode }: { keyMode: AppState['keyMode'] }) {
   const { keymap } = useServices();
   const said =
     keyMode.mode === 'read' && keyMode.how !== 'refused'
-      ? 'Read-only: the shop says this API key cannot write (it is read-only).'
+      ? 'Read-only: the shop says this API key cannot write.'
       : "Read-only: the shop's API refused a write with this key.";
   const refreshKey = keymap.keysOf('refresh.all')[0];
   // The mode is asked again only when the session learns it (keyMode known); else a new start is needed.
