@@ -7,13 +7,14 @@
  * write, a key rotation, and the terminals of one key sharing what one
  * learned.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROBE_ID_PREFIX } from '../../src/api/key-mode-probe.js';
 import { writeConfig } from '../../src/config/config-file.js';
 import { writeKeyFile } from '../../src/config/key-file.js';
+import { keyFingerprint } from '../../src/config/key-fingerprint.js';
 import { KeyModeFile } from '../../src/config/key-mode-file.js';
 import { keyFilePath } from '../../src/config/paths.js';
 import { shareSession } from '../../src/hub/share-session.js';
@@ -223,6 +224,26 @@ describe('the key mode, remembered per key', () => {
 });
 
 describe('the key mode, while the inbox runs', () => {
+  it('an older answer written by another terminal changes nothing; a newer one is taken', async () => {
+    const t = await startSim();
+    const env = await userHome();
+    const s = session(t, { env });
+    s.start();
+    await until(() => (s.store.getState().keyMode.mode === 'write' ? true : undefined));
+    const file = KeyModeFile.forKey(env, t.baseUrl, t.sim.tokens.write);
+    await until(() => file.recall());
+    const stored = (at: number) =>
+      `${JSON.stringify({ version: 1, keyId: keyFingerprint(t.sim.tokens.write), mode: 'read', how: 'refused', at })}\n`;
+    // A terminal that learned "read" long ago, and wrote it late.
+    await writeFile(file.path, stored(1), { mode: 0o600 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(s.store.getState()).toMatchObject({ readOnly: false, keyMode: { mode: 'write' } });
+    // One that learned it just now.
+    await writeFile(file.path, stored(Date.now() + 1_000), { mode: 0o600 });
+    await until(() => (s.store.getState().readOnly ? true : undefined));
+    expect(s.store.getState().keyMode).toMatchObject({ mode: 'read', how: 'refused' });
+  });
+
   it('follows the shop when the key is switched to read-only and back', async () => {
     const t = await startSim();
     const s = session(t, { keyMode: { checkEveryMs: 150 } });
