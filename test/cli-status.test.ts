@@ -3,9 +3,12 @@ import { chmod, mkdtemp, readFile, rm, truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeConfig } from '../src/config/config-file.js';
 import { writeKeyFile } from '../src/config/key-file.js';
+import { KeyModeFile } from '../src/config/key-mode-file.js';
 import { OutboxFile } from '../src/outbox/outbox-file.js';
 import type { OutgoingText } from '../src/store/app-store.js';
+import { startHostileServer } from './support/hostile-server.js';
 import { closedPort, startSim } from './support/sim.js';
 
 /** A home of the test's own: no saved login but the one a test makes. */
@@ -37,7 +40,7 @@ function runCli(args: string[], env: Record<string, string | undefined>, input?:
 }
 
 describe('shop-inbox status', () => {
-  it("prints the shop's state using only reads", async () => {
+  it("prints the shop's state with reads, and the key's mode with one write that changes nothing", async () => {
     const t = await startSim();
     const result = await runCli(['status'], {
       SHOP_API_BASE_URL: t.baseUrl,
@@ -48,13 +51,72 @@ describe('shop-inbox status', () => {
     expect(result.stdout).toContain(t.sim.shops.main.identity.businessName);
     expect(result.stdout).toMatch(/Texting +active, \+1\d{10}, campaign approved/);
     expect(result.stdout).toMatch(/Inbox +\d+ open leads, \d+ missed calls with no reply/);
+    expect(result.stdout).toContain(
+      "  Mode     read-only: turn on write mode in the shop's API settings to text, draft and approve\n",
+    );
     expect(result.stdout).not.toContain(t.sim.tokens.read);
+    const before = JSON.stringify([...t.sim.world.shops.values()]);
     const requests = await t.requests();
-    expect(requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
-      'GET /v1/billing',
-      'GET /v1/me',
-      'GET /v1/texting',
+    expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`).sort()).toEqual([
+      'GET /v1/billing 200',
+      'GET /v1/me 200',
+      'GET /v1/texting 200',
+      expect.stringMatching(/^POST \/v1\/reviews\/shop-inbox-mode-probe-[0-9a-f]{16}\/draft 403$/),
     ]);
+    expect(JSON.stringify([...t.sim.world.shops.values()])).toBe(before);
+    // Remembered for the inbox's next start.
+    expect(KeyModeFile.forKey({ HOME: home }, t.baseUrl, t.sim.tokens.read).recall()).toMatchObject({
+      mode: 'read',
+      how: 'probe',
+    });
+  });
+
+  it('says write for a write key', async () => {
+    const t = await startSim();
+    const result = await runCli(['status'], {
+      SHOP_API_BASE_URL: t.baseUrl,
+      SHOP_API_KEY: t.sim.tokens.write,
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('  Mode     write: texts, reply drafts and approvals can be sent\n');
+  });
+
+  it('says unknown, and why, when the answer says nothing about the mode; exit 0 all the same', async () => {
+    const t = await startSim();
+    const server = await startHostileServer({ upstream: t.baseUrl });
+    try {
+      server.behave(
+        {
+          kind: 'status',
+          status: 422,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ error: '\u001b]0;pwned\u0007bad id', code: 'invalid' }),
+        },
+        'draftReply',
+      );
+      const result = await runCli(['status'], {
+        SHOP_API_BASE_URL: server.baseUrl,
+        SHOP_API_KEY: t.sim.tokens.write,
+      });
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
+      expect(result.stdout).toContain(
+        "  Mode     unknown: the shop's API answered HTTP 422 invalid: bad id\n",
+      );
+      for (const control of ['\u001b', '\u0007']) expect(result.stdout).not.toContain(control);
+      expect(KeyModeFile.forKey({ HOME: home }, server.baseUrl, t.sim.tokens.write).recall()).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with read_only in the config it sends nothing but reads, and says so', async () => {
+    const t = await startSim();
+    await writeConfig({ XDG_CONFIG_HOME: join(home, 'xdg') }, { base_url: t.baseUrl, read_only: true });
+    const result = await runCli(['status'], { SHOP_API_KEY: t.sim.tokens.write });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('  Mode     read-only: read_only is set in config.json');
+    expect((await t.requests()).map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);
   });
 
   it('takes the base URL from --base-url too', async () => {

@@ -36,6 +36,8 @@ export interface ApiErrorInit {
   attempts?: number;
   /** True when the client refused the call before anything reached the network. */
   local?: boolean;
+  /** True when `code` is the service's own, from its error body (not derived from the HTTP status). */
+  fromService?: boolean;
 }
 
 /**
@@ -57,6 +59,8 @@ export class ApiError extends Error {
   /** How many attempts were made before giving up (0 for a local refusal). */
   readonly attempts: number;
   readonly local: boolean;
+  /** `code` came from the service's error body, not from the HTTP status alone (a proxy's page has none). */
+  readonly fromService: boolean;
 
   constructor(init: ApiErrorInit) {
     super(capText(init.message, MAX_MESSAGE_CHARS));
@@ -67,6 +71,7 @@ export class ApiError extends Error {
     this.retryAfter = init.retryAfter;
     this.attempts = init.attempts ?? (init.local ? 0 : 1);
     this.local = init.local ?? false;
+    this.fromService = init.fromService ?? false;
   }
 
   /** Whether calling again later can succeed without the user changing anything. */
@@ -92,6 +97,7 @@ export class ApiError extends Error {
       retryAfter: this.retryAfter,
       attempts: this.attempts,
       local: this.local,
+      fromService: this.fromService,
     };
   }
 

@@ -1,20 +1,23 @@
 /**
  * `shop-inbox status`: checks that the key and base URL work and prints the
- * shop's state in a few lines, through the same client the inbox uses, and
- * what this key's outbox holds (texts waiting, damage, damaged files kept
- * aside). Like `gh auth status`: the first thing to run against a real shop.
+ * shop's state in a few lines, through the same client the inbox uses, with
+ * what the key may do (write, read-only, or unknown and why) and what this
+ * key's outbox holds (texts waiting, damage, damaged files kept aside). Like
+ * `gh auth status`: the first thing to run against a real shop.
  */
 import { parseArgs } from 'node:util';
 import { createShopClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
 import { capText } from '../api/limits.js';
+import { KeyModeFile } from '../config/key-mode-file.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import type { Billing, ShopOverview, TextingSetup } from '../contract/resources.js';
 import { explainOutboxError } from '../outbox/outbox-error.js';
 import { OutboxFile, type OutboxInspection } from '../outbox/outbox-file.js';
 import { plural } from '../store/counts.js';
 import { sanitize } from '../text/sanitize.js';
+import { describeKeyMode, learnKeyMode } from './key-mode-words.js';
 import { SHOP_FLAGS, settingsOrExplain } from './shop-settings.js';
 import { STATUS_USAGE } from './usage.js';
 import { VERSION } from './version.js';
@@ -35,12 +38,14 @@ export function formatStatus(
   me: ShopOverview,
   billing: Billing,
   texting: TextingSetup,
+  keyMode: string,
 ): string {
   const card = billing.payment_method
     ? `${text(billing.payment_method.brand)} ending ${text(billing.payment_method.last4)}`
     : 'no card on file';
   const rows: Array<[string, string]> = [
     ['API', `${baseUrl} (key from ${keySource}, accepted)`],
+    ['Mode', keyMode],
     [
       'Billing',
       `${text(billing.subscription.status)}, ${text(billing.subscription.plan)} plan, period ends ${day(billing.subscription.current_period_end)}, ${card}`,
@@ -135,13 +140,20 @@ export async function runStatusCommand(args: string[], env: NodeJS.ProcessEnv): 
   // Read from the disk while the shop answers: it matters also when the shop cannot be reached.
   const outbox = inspectOutbox(env, settings);
   try {
-    const [me, billing, texting] = await Promise.all([
+    const [me, billing, texting, keyMode] = await Promise.all([
       client.getMe(),
       client.getBilling(),
       client.getTexting(),
+      // A login kept read-only sends nothing but reads: its key's own mode is not asked.
+      settings.readOnly
+        ? undefined
+        : learnKeyMode(client, KeyModeFile.forKey(env, settings.baseUrl, settings.apiKey)),
     ]);
+    const mode = keyMode
+      ? describeKeyMode(keyMode)
+      : "read-only: read_only is set in config.json (the key's own mode is not asked, since that takes a write)";
     process.stdout.write(
-      formatStatus(client.baseUrl, KEY_SOURCE[settings.keySource], me, billing, texting) +
+      formatStatus(client.baseUrl, KEY_SOURCE[settings.keySource], me, billing, texting, text(mode)) +
         formatOutbox(await outbox),
     );
     return 0;

@@ -2,8 +2,10 @@
 
 export const STATUS_USAGE = `Usage: shop-inbox status [--base-url URL] [--key-file PATH]
 
-Checks the key and prints the shop's overview, billing and texting status, and what this
-key's outbox holds (texts waiting to be sent, damage, damaged files kept aside); only reads.
+Checks the key and prints the shop's overview, billing and texting status, what the key may
+do (write, read-only, or unknown and why), and what this key's outbox holds (texts waiting to
+be sent, damage, damaged files kept aside). It only reads, but for the one question about the
+key's mode: a reply draft asked for a review that cannot exist, which changes nothing.
 The shop and the key are found as the inbox finds them: the base URL from --base-url,
 SHOP_API_BASE_URL or the saved login; the key from --key-file, SHOP_API_KEY or the saved login.
 Exit status: 0 when the shop answered; 1 when it refused or could not be reached, or when the

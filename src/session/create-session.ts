@@ -9,7 +9,12 @@
  * on with it by itself (a new client, the new key's outbox, everything read
  * again), keeping what staff typed.
  */
-import { createShopClient, type ShopClient, type ShopClientOptions } from '../api/client.js';
+import {
+  createShopClient,
+  type HttpShopClient,
+  type ShopClient,
+  type ShopClientOptions,
+} from '../api/client.js';
 import { redact } from '../api/errors.js';
 import { keyFingerprint } from '../config/key-fingerprint.js';
 import { type KeySource, type KeyWatch, keyLocation, watchKeySource } from '../config/key-watch.js';
@@ -31,6 +36,7 @@ import { approveAction } from '../user-actions/approve-action.js';
 import type { ActionContext } from '../user-actions/context.js';
 import { draftReply } from '../user-actions/draft-reply.js';
 import { TextSender } from '../user-actions/send-text.js';
+import { type KeyModeOptions, KeyModeTracker } from './key-mode.js';
 
 export const DEFAULT_MAX_RPM = 30;
 
@@ -77,6 +83,12 @@ export interface SessionOptions {
   keySource?: KeySource;
   /** Timing of that watch (tests). */
   keyWatch?: { pollMs?: number; debounceMs?: number };
+  /**
+   * Learn what the key may do before anyone types (src/session/key-mode.ts): asked at start, again every
+   * few minutes and on R, remembered where `memory` says. Absent: only a refused write tells.
+   * Never for a process read-only by choice, which sends nothing but GET.
+   */
+  keyMode?: KeyModeOptions;
 }
 
 export interface Session {
@@ -86,6 +98,8 @@ export interface Session {
   sender: TextSender;
   /** Always the current key's client. */
   readonly client: ShopClient;
+  /** What the key may do, when the session learns it (SessionOptions.keyMode). */
+  readonly keyMode: KeyModeTracker | undefined;
   approve(actionId: string): Promise<void>;
   draft(reviewId: string): Promise<void>;
   /** The text with every key this session used replaced by "[redacted]" (crash reports). */
@@ -146,15 +160,16 @@ export function createSession(options: SessionOptions): Session {
   const budget = new RequestBudget({ maxPerMinute: options.maxRpm ?? DEFAULT_MAX_RPM, now });
   // Every key this session used, for redaction only: never on an object that could be inspected.
   const keysUsed: string[] = [];
-  const clientFor = (apiKey: string, readOnly: boolean) => {
+  const clientFor = (apiKey: string, readOnly: boolean): HttpShopClient => {
     keysUsed.push(apiKey);
     return createShopClient({
       ...options.client,
       baseUrl: options.baseUrl,
       apiKey,
       readOnly,
-      // Writes are what staff are waiting for: they go ahead of background reads.
-      beforeAttempt: (request, signal) => budget.acquire(request.method === 'GET' ? 'poll' : 'user', signal),
+      // Writes are what staff are waiting for: they go ahead of background reads (the mode's probe does not).
+      beforeAttempt: (request, signal) =>
+        budget.acquire(request.method === 'GET' || request.probe ? 'poll' : 'user', signal),
       afterAttempt: (_request, error) => {
         if (error?.code !== 'rate_limited') return;
         const until = now() + (error.retryAfter ?? 60) * 1000;
@@ -191,6 +206,22 @@ export function createSession(options: SessionOptions): Session {
   });
   const context: ActionContext = { client, store, poller, now, pausedUntil: () => budget.pausedUntil };
   const sender = new TextSender(context, options.outbox?.(options.apiKey), options.sendRetry);
+  // Read before the first frame: a key remembered read-only shows [READ-ONLY] on it.
+  const keyMode =
+    options.keyMode && !options.readOnly
+      ? new KeyModeTracker(
+          {
+            store,
+            client: () => current,
+            pausedUntil: () => budget.pausedUntil,
+            now,
+            onWritable: () => void sender.sweep(),
+          },
+          options.keyMode,
+          options.apiKey,
+        )
+      : undefined;
+  if (keyMode) context.keyMode = keyMode;
 
   let closed = false;
   let sweep: NodeJS.Timeout | undefined;
@@ -241,6 +272,7 @@ export function createSession(options: SessionOptions): Session {
         notice: { text: 'A new key was saved: reading the shop again with it.', tone: 'info', at: now() },
       }));
       stopOnFatal = store.subscribe(onFatal);
+      keyMode?.switchKey(apiKey);
       poller.start();
       poller.refreshAll();
       startSweep();
@@ -293,6 +325,7 @@ export function createSession(options: SessionOptions): Session {
     poller,
     sender,
     client,
+    keyMode,
     approve: (actionId) => approveAction(context, actionId),
     draft: (reviewId) => draftReply(context, reviewId),
     redact: redactAll,
@@ -312,7 +345,9 @@ export function createSession(options: SessionOptions): Session {
     },
     start: () => {
       if (closed) return;
+      // The first reads take their places in the budget first: the probe never delays them.
       poller.start();
+      keyMode?.start();
       startSweep();
       void sender.resume();
     },
@@ -322,6 +357,7 @@ export function createSession(options: SessionOptions): Session {
       stopOnFatal();
       watch?.stop();
       stopSweep();
+      keyMode?.close();
       poller.stop();
       sender.close();
       budget.close();

@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { VERSION } from '../cli/version.js';
+import { KeyModeFile } from '../config/key-mode-file.js';
 import type { KeySource } from '../config/key-watch.js';
 import { OutboxFile } from '../outbox/outbox-file.js';
 import { FIRST_SCREEN } from '../poller/refresh-plan.js';
@@ -78,6 +79,17 @@ export function startInboxSession(options: InboxSessionOptions): Session {
       ? {}
       : { outbox: (apiKey: string) => OutboxFile.forKey(process.env, options.baseUrl, apiKey) }),
     ...(keySource ? { keySource } : {}),
+    // What the key may do, asked at start and remembered per key (not for a process that never writes).
+    ...(options.readOnly
+      ? {}
+      : {
+          keyMode: options.demo
+            ? {}
+            : {
+                memory: (apiKey: string) =>
+                  KeyModeFile.forKey(options.env ?? process.env, options.baseUrl, apiKey),
+              },
+        }),
   });
   if (options.demo) {
     // The demo's simulator is this process's own: there is nothing to share.

@@ -40,8 +40,10 @@ export interface Simulator {
   readonly faults: FaultInjector;
   readonly requests: RequestLog;
   readonly rateLimiter: RateLimiter;
-  /** Revokes the token's value (it now gets 401) and issues a new one. */
+  /** Revokes the token's value (it now gets 401) and issues a new one, in the same mode. */
   rotateToken(name: TokenName): string;
+  /** Switches the key of this name to read or write mode, as the shop's API settings do. */
+  setTokenMode(name: TokenName, mode: 'read' | 'write'): void;
   /** Requests held open by a hang fault right now. */
   readonly hangingRequests: number;
   /** One live event now, as the live timer would make. */
@@ -87,8 +89,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const shops = seedWorld(world, rng, now());
   const tokens = {} as Record<TokenName, string>;
 
-  const issue = (name: TokenName): string => {
-    const { shop, mode } = TOKEN_SHOP[name];
+  const issue = (name: TokenName, mode = TOKEN_SHOP[name].mode): string => {
+    const { shop } = TOKEN_SHOP[name];
     const token: SimToken = { name, value: newKeyValue(), shopId: shops[shop].id, mode, revoked: false };
     world.tokens.set(token.value, token);
     tokens[name] = token.value;
@@ -143,7 +145,12 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
         old.revoked = true;
         old.name = `${name}:rotated`;
       }
-      return issue(name);
+      // The mode is a setting of the shop's API settings, not of one key value: rotating keeps it.
+      return issue(name, old?.mode);
+    },
+    setTokenMode(name, mode) {
+      const token = world.tokens.get(tokens[name]);
+      if (token) token.mode = mode;
     },
     tick,
     inject: (kind) => applyLiveEventOfKind(kind, world, shops.main, rng, now()),

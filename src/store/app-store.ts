@@ -184,7 +184,19 @@ export type KeyRecovery =
 
 export type Fatal = { kind: 'unauthorized' | 'no_subscription'; message: string; recovery?: KeyRecovery };
 
+/** Why the process cannot write: --read-only, the config's read_only, or the shop (the key is read-only). */
 export type ReadOnlyReason = 'flag' | 'config' | 'server';
+
+/**
+ * What the shop says the key may do (src/session/key-mode.ts): write or read
+ * only, how that was learned and when; or unknown (not asked yet, or no clear
+ * answer), and why. An unknown mode blocks nothing.
+ */
+export type KeyMode =
+  | { mode: 'write' | 'read'; how: 'probe' | 'refused' | 'accepted'; at: number }
+  | { mode: 'unknown'; why: string };
+
+export const KEY_MODE_NOT_ASKED: KeyMode = { mode: 'unknown', why: 'not asked yet' };
 
 export interface Notice {
   text: string;
@@ -280,6 +292,8 @@ export interface AppState {
   view: View;
   readOnly: boolean;
   readOnlyReason?: ReadOnlyReason;
+  /** What the shop says the key may do; `readOnly` follows it unless the process is read-only by choice. */
+  keyMode: KeyMode;
   fatal?: Fatal;
   connection: Connection;
   seen: SeenState;
@@ -367,6 +381,7 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     ...(options.templatesProblem ? { templatesProblem: options.templatesProblem } : {}),
     readOnly: options.readOnly ?? false,
     ...(options.readOnlyReason ? { readOnlyReason: options.readOnlyReason } : {}),
+    keyMode: KEY_MODE_NOT_ASKED,
     connection: { state: 'ok' },
     seen: emptySeen(),
     quitting: false,

@@ -75,7 +75,15 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
   const ui = createController({
     store,
     services: {
-      poller: session.poller,
+      poller: {
+        refreshVisible: () => session.poller.refreshVisible(),
+        // R: everything, and whether the key may write (switched in the shop's settings meanwhile?).
+        refreshAll: () => {
+          session.poller.refreshAll();
+          session.keyMode?.check();
+        },
+        request: (slot) => session.poller.request(slot),
+      },
       sendText: (target, body) => session.sender.confirm(target, body),
       ...(options.editText ? { editText: options.editText } : {}),
       rereadLead: async (leadId) => {

@@ -10,8 +10,9 @@
  * staff are told why, rather than told it would be retried when it could not.
  * A failure that may have happened after the text went out (network,
  * timeout, 5xx, 429) is tried again later with the same key, until the key's
- * 24 h replay window is nearly over. A refusal (no number, texting inactive, read-only…) is final, and the
- * text goes back into the composer: nothing typed is lost. A refused key
+ * 24 h replay window is nearly over. A refusal (no number, texting inactive,
+ * read-only…) is final, and the text goes back into its contact's composer:
+ * nothing typed is lost. A refused key
  * (401, or a plan without the API) is no refusal of the text: it waits in
  * that key's outbox, and no other key ever sends it.
  */
@@ -21,7 +22,7 @@ import { explainApiError } from '../api/explain-error.js';
 import type { OutboxDamageReport, OutboxPersistence } from '../outbox/outbox-file.js';
 import type { ComposerTarget, OutgoingText } from '../store/app-store.js';
 import { plural } from '../store/counts.js';
-import { lineOf, withUnsentText } from '../store/line-editor.js';
+import { withUnsentText } from '../store/line-editor.js';
 import { recipientLabel } from '../text/recipient.js';
 import { type ActionContext, enterReadOnlyFromServer, notify } from './context.js';
 
@@ -392,6 +393,7 @@ export class TextSender {
         signal: this.inFlight.signal,
       });
       if (this.retired.has(localId)) return;
+      this.context.keyMode?.accepted();
       this.update(localId, {
         state: result.replayed ? 'replayed' : 'sent',
         finishedAt: now(),
@@ -465,17 +467,26 @@ export class TextSender {
     this.persist();
     if (error instanceof ApiError && error.code === 'read_only' && !error.local)
       enterReadOnlyFromServer(this.context);
-    if (!transient) this.restoreToComposer(text);
-    notify(this.context, `Not sent to ${recipientOf(text)}: ${reason}`, 'error');
+    const back = transient ? '' : ` ${this.restoreToComposer(text)}`;
+    notify(this.context, `Not sent to ${recipientOf(text)}: ${reason}${back}`, 'error');
   }
 
-  /** A refused text goes back to its contact's composer, unless staff already typed something new. */
-  private restoreToComposer(text: OutgoingText): void {
-    this.context.store.setState((state) =>
-      state.composed[text.contactId]?.text
-        ? {}
-        : { composed: { ...state.composed, [text.contactId]: lineOf(text.body) } },
-    );
+  /**
+   * A refused text goes back into its contact's composer, wherever staff are now; text typed for that
+   * contact since stays after it, so that nothing is lost. Says where it went.
+   */
+  private restoreToComposer(text: OutgoingText): string {
+    const recipient = recipientOf(text);
+    let where = `The text is back in the composer for ${recipient}.`;
+    this.context.store.setState((state) => {
+      const since = state.composed[text.contactId];
+      const merged = withUnsentText(since, text.body);
+      if (merged === since) return {};
+      if (since?.text)
+        where = `The text is back in the composer for ${recipient}, above what was typed since.`;
+      return { composed: { ...state.composed, [text.contactId]: merged } };
+    });
+    return where;
   }
 }
 

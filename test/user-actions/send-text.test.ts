@@ -174,7 +174,7 @@ describe('TextSender', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('a refusal does not overwrite what staff typed since', async () => {
+  it('a refusal does not overwrite what staff typed since: the refused text goes above it', async () => {
     let refuse: (() => void) | undefined;
     const { client, sender, store } = setup([]);
     vi.mocked(client.sendText).mockImplementationOnce(
@@ -185,10 +185,17 @@ describe('TextSender', () => {
     );
     sender.confirm(target, 'first');
     await flush();
-    store.setState({ composed: { [target.contactId]: lineOf('second thoughts') } });
+    store.setState({ composed: { [target.contactId]: { text: 'second thoughts', cursor: 6 } } });
     refuse?.();
     await flush();
-    expect(store.getState().composed[target.contactId]?.text).toBe('second thoughts');
+    // Nothing is lost, and the cursor stays where staff left it in what they typed.
+    expect(store.getState().composed[target.contactId]).toEqual({
+      text: 'first\nsecond thoughts',
+      cursor: 'first\nsecond'.length,
+    });
+    expect(store.getState().notice?.text).toMatch(
+      /back in the composer for Amy Nakamura \(\+\d+\), above what was typed since/,
+    );
   });
 
   it("the service's read_only switches the process to read-only", async () => {

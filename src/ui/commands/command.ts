@@ -57,7 +57,10 @@ export interface Command {
   label: string;
   /** A word or two for the status bar, when this command matters enough to show there. */
   hint?: string;
-  /** Changes the shop: inert and hidden in read-only mode. */
+  /**
+   * Changes the shop: hidden and inert in a process read-only by choice (--read-only, the config); with a
+   * read-only key (the shop says) it stays listed and says why it cannot be used.
+   */
   writes?: boolean;
   /**
    * Whether it applies now: true, or why not (shown when its key is pressed,
@@ -75,5 +78,26 @@ export interface Command {
 
 /** Checks `when`: true when the command applies now, else the reason it does not. */
 export function applies(command: Command, context: CommandContext): true | string {
+  if (command.writes) {
+    const off = writesOff(context.state());
+    if (off) return off;
+  }
   return command.when ? command.when(context) : true;
+}
+
+/** Why nothing that writes can be done, when the shop says the key is read-only. */
+export function writesOff(
+  state: Pick<AppState, 'readOnly' | 'readOnlyReason' | 'keyMode'>,
+): string | undefined {
+  if (!state.readOnly || state.readOnlyReason !== 'server') return undefined;
+  const refused = state.keyMode.mode === 'read' && state.keyMode.how === 'refused';
+  return `${refused ? 'the shop refused a write with this API key: it is read-only' : 'this API key is read-only'}; turn on write mode in the shop's API settings`;
+}
+
+/** A command left out of the keys, the help, the hints and the palette: it writes, in a process read-only by choice. */
+export function hiddenWhenReadOnly(
+  command: Pick<Command, 'writes'>,
+  state: Pick<AppState, 'readOnly' | 'readOnlyReason'>,
+): boolean {
+  return Boolean(command.writes) && state.readOnly && state.readOnlyReason !== 'server';
 }

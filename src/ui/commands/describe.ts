@@ -2,11 +2,12 @@
  * What the help and the status bar say about keys, derived from the keymap
  * (so a user's keys show) and the commands' own words: the help lists every
  * command of the context, one row per helpRow; the status bar the few with a
- * hint that apply right now. Commands that change the shop are left out in
- * read-only mode.
+ * hint that apply right now. Commands that change the shop are left out when
+ * the process is read-only by choice; with a read-only key the help lists them
+ * with why they cannot be used, and the hints leave them out (they do not apply).
  */
 import { displayKey } from '../input/key-event.js';
-import { applies, type CommandContext } from './command.js';
+import { applies, type CommandContext, hiddenWhenReadOnly } from './command.js';
 import type { KeyContext, Keymap } from './keymap.js';
 
 export interface HelpRow {
@@ -20,11 +21,11 @@ export interface HelpRow {
 export const showKeys = (keys: readonly string[]) => keys.map(displayKey).join(' ');
 
 export function helpRows(keymap: Keymap, context: KeyContext, commandContext: CommandContext): HelpRow[] {
-  const readOnly = commandContext.state().readOnly;
+  const state = commandContext.state();
   const rows: HelpRow[] = [];
   const byRow = new Map<string, HelpRow>();
   for (const { command, keys } of keymap.commands(context)) {
-    if (readOnly && command.writes) continue;
+    if (hiddenWhenReadOnly(command, state)) continue;
     if (keys.length === 0) continue;
     const verdict = applies(command, commandContext);
     const rowId = command.helpRow?.id ?? command.id;
@@ -52,10 +53,10 @@ export interface Hint {
 }
 
 export function hints(keymap: Keymap, context: KeyContext, commandContext: CommandContext): Hint[] {
-  const readOnly = commandContext.state().readOnly;
+  const state = commandContext.state();
   return keymap
     .commands(context)
-    .filter(({ command, keys }) => command.hint && keys.length > 0 && !(readOnly && command.writes))
+    .filter(({ command, keys }) => command.hint && keys.length > 0 && !hiddenWhenReadOnly(command, state))
     .filter(({ command }) => applies(command, commandContext) === true)
     .map(({ command, keys }) => ({ key: displayKey(keys[0] as string), hint: command.hint as string }));
 }

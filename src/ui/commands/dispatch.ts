@@ -8,7 +8,7 @@ import type { AppState, AppStore } from '../../store/app-store.js';
 import type { Controller } from '../controller.js';
 import type { InputBatch } from '../input/input-source.js';
 import { keyName, type MouseEvent } from '../input/key-event.js';
-import { applies, type Command, type CommandContext } from './command.js';
+import { applies, type Command, type CommandContext, hiddenWhenReadOnly } from './command.js';
 import { type KeyContext, type Keymap, TEXT_CONTEXTS } from './keymap.js';
 
 export function contextOf(state: AppState): KeyContext {
@@ -55,7 +55,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   /** Runs a command if it may run now; says why not when it does not apply. */
   function run(command: Command, context: CommandContext): void {
-    if (command.writes && store.getState().readOnly) return;
+    if (hiddenWhenReadOnly(command, store.getState())) return;
     const verdict = applies(command, context);
     if (verdict !== true) {
       if (!command.silentWhenOff) ui.notify(`${verdict.charAt(0).toUpperCase()}${verdict.slice(1)}.`, 'info');

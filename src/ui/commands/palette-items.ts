@@ -1,12 +1,13 @@
 /**
  * What the command palette lists: every command that works under the palette
  * right now (the focused pane's and the global ones), with its keys, ranked
- * by fzf against what is typed. Commands that change the shop are left out in
- * read-only mode; those that do not apply now say why.
+ * by fzf against what is typed. Commands that change the shop are left out when
+ * the process is read-only by choice; those that do not apply now (a read-only
+ * key's among them) say why.
  */
 import { Fzf, type FzfResultItem } from 'fzf';
 import type { AppState } from '../../store/app-store.js';
-import type { Command } from './command.js';
+import { type Command, hiddenWhenReadOnly } from './command.js';
 import type { Keymap } from './keymap.js';
 
 export interface PaletteItem {
@@ -18,22 +19,23 @@ export interface PaletteItem {
   text: string;
 }
 
-const cache = new WeakMap<Keymap, { focus: string; readOnly: boolean; items: PaletteItem[] }>();
+const cache = new WeakMap<Keymap, { focus: string; hideWrites: boolean; items: PaletteItem[] }>();
 
 function candidates(state: AppState, keymap: Keymap): PaletteItem[] {
   const known = cache.get(keymap);
-  if (known && known.focus === state.focus && known.readOnly === state.readOnly) return known.items;
+  const hideWrites = hiddenWhenReadOnly({ writes: true }, state);
+  if (known && known.focus === state.focus && known.hideWrites === hideWrites) return known.items;
   const items = keymap
     .commands(`pane:${state.focus}`)
     .filter(({ command }) => command.inPalette !== false && command.mode !== 'always')
-    .filter(({ command }) => !(state.readOnly && command.writes))
+    .filter(({ command }) => !hiddenWhenReadOnly(command, state))
     .map(({ command, keys }) => ({
       command,
       keys,
       positions: new Set<number>(),
       text: `${command.label} · ${command.id}`,
     }));
-  cache.set(keymap, { focus: state.focus, readOnly: state.readOnly, items });
+  cache.set(keymap, { focus: state.focus, hideWrites, items });
   return items;
 }
 

@@ -13,6 +13,7 @@ export function HelpOverlay({ height }: { height: number }) {
   const { keymap, commandContext } = useServices();
   const focus = useAppState((state) => state.focus);
   const readOnly = useAppState((state) => state.readOnly);
+  const readOnlyKey = useAppState((state) => state.readOnlyReason === 'server');
   const scroll = useAppState((state) => state.helpScroll);
   // Whether a command applies depends on the whole state: re-read it whenever the help renders.
   useAppState((state) => state);
@@ -28,7 +29,11 @@ export function HelpOverlay({ height }: { height: number }) {
       title={
         <>
           Keys — {paneById(focus).title}
-          {readOnly ? ' (read-only: keys that change the shop are off)' : ''}
+          {readOnly
+            ? readOnlyKey
+              ? ' (read-only key: keys that change the shop say why they are off)'
+              : ' (read-only: keys that change the shop are off)'
+            : ''}
           {rows.length > room ? `  ${first + 1}–${first + shown.length} of ${rows.length}, j/k scroll` : ''}
         </>
       }

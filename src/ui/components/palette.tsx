@@ -40,13 +40,14 @@ export function Palette({ height }: { height: number }) {
   const inputs = useAppState((state) => ({
     focus: state.focus,
     readOnly: state.readOnly,
+    readOnlyReason: state.readOnlyReason,
     query: state.palette?.query,
   }));
   const { store } = useServices();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the items depend on exactly these inputs
   const items = useMemo(
     () => paletteItems(store.getState(), keymap),
-    [inputs.focus, inputs.readOnly, inputs.query, keymap, store],
+    [inputs.focus, inputs.readOnly, inputs.readOnlyReason, inputs.query, keymap, store],
   );
   const room = Math.max(1, height - 4);
   const first = Math.max(0, Math.min(selected - Math.floor(room / 2), items.length - room));

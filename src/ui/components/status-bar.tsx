@@ -4,6 +4,7 @@
  */
 import { Box } from 'ink';
 import stringWidth from 'string-width';
+import { DEFAULT_KEY_MODE_CHECK_MS } from '../../session/key-mode.js';
 import type { AppState, ConfirmSend } from '../../store/app-store.js';
 import { fittedRecipientLabel } from '../../text/recipient.js';
 import { useAppState, useClockNow, useServices, useTheme } from '../app-context.js';
@@ -92,6 +93,27 @@ function ConnectionText({
   }
 }
 
+/** Why this inbox cannot write, when the shop says the key is read-only, and what changes it. */
+function ReadOnlyKeyText({ keyMode }: { keyMode: AppState['keyMode'] }) {
+  const theme = useTheme();
+  const { keymap } = useServices();
+  const said =
+    keyMode.mode === 'read' && keyMode.how !== 'refused'
+      ? 'Read-only: the shop says this API key cannot write.'
+      : "Read-only: the shop's API refused a write with this key.";
+  const refreshKey = keymap.keysOf('refresh.all')[0];
+  // The mode is asked again only when the session learns it (keyMode known); else a new start is needed.
+  const then =
+    keyMode.mode === 'read'
+      ? `the inbox asks again every ${DEFAULT_KEY_MODE_CHECK_MS / 60_000} min${refreshKey ? ` (${displayKey(refreshKey)}: now)` : ''}.`
+      : 'then restart.';
+  return (
+    <Text color={theme.warning} wrap="truncate-end">
+      {`${said} Turn on write mode in the shop's API settings; ${then}`}
+    </Text>
+  );
+}
+
 const TONE_ROLE = { info: undefined, success: 'success', warning: 'warning', error: 'danger' } as const;
 
 function KeyHints() {
@@ -141,10 +163,10 @@ function NoticeText({ notice }: { notice: NonNullable<AppState['notice']> }) {
 }
 
 export function StatusBar() {
-  const theme = useTheme();
   const state = useAppState((s) => ({
     prompt: s.prompt,
     readOnlyReason: s.readOnlyReason,
+    keyMode: s.keyMode,
     fatal: s.fatal,
     connection: s.connection,
     notice: s.notice,
@@ -163,14 +185,7 @@ export function StatusBar() {
   if (!first && notice) {
     first = <NoticeText notice={notice} />;
   }
-  if (!first && state.readOnlyReason === 'server') {
-    first = (
-      <Text color={theme.warning} wrap="truncate-end">
-        Read-only: the shop's API refused a write with this key. Turn on write mode in the shop's API
-        settings, then restart.
-      </Text>
-    );
-  }
+  if (!first && state.readOnlyReason === 'server') first = <ReadOnlyKeyText keyMode={state.keyMode} />;
   return (
     <Box flexDirection="column" height={2}>
       <Box height={1} overflow="hidden">
