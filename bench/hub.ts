@@ -9,8 +9,8 @@
  *   kill    R rounds: 3 terminals, one text confirmed in a client and one in
  *           the hub, then kill -9 of the hub; the time until another terminal
  *           reads the shop again, and every text counted at the simulator.
- *   hubs    3 users (3 runtime and state directories) on one key for M
- *           minutes: the share of 429 answers.
+ *   hubs    3 users (3 hub directories standing for 3 uids, 3 state
+ *           directories) on one key for M minutes: the share of 429 answers.
  *
  * The terminals are headless inboxes (test/hub/support/hub-terminal.ts: the
  * real session, outbox and hub code, no screen) at the 120-column layout:
@@ -259,7 +259,10 @@ async function hubs() {
   const ms = Number(values.minutes) * 60_000;
   const { sim, baseUrl } = await simulator(Number(values['rate-limit']));
   const key = sim.tokens.write;
-  const users = [1, 2, 3].map((i) => start(baseUrl, key, userEnv(`user${i}`)));
+  // One uid runs the bench: each user's /tmp/shop-inbox-UID is stood for by a directory of its own.
+  const users = [1, 2, 3].map((i) =>
+    start(baseUrl, key, userEnv(`user${i}`), { hubRoot: join(work, `user${i}`, 'tmp') }),
+  );
   await Promise.all(users.map((t) => t.next((e) => e.e === 'inbound', 'first inbox')));
   const began = Date.now();
   const from = sim.requests.list().length;

@@ -33,6 +33,8 @@ export interface ShareOptions {
   staleLockMs?: number;
   /** The hub's freshness window for reads it hands out (tests). */
   freshMs?: number;
+  /** Where the per-user directory is made instead of /tmp (tests). */
+  hubRoot?: string;
 }
 
 export interface Sharer {
@@ -43,8 +45,8 @@ export interface Sharer {
 
 export function shareSession(session: Session, options: ShareOptions): Sharer {
   const { store, poller, sender } = session;
-  const socketPath = hubSocketPath(options.env, options.baseUrl, options.apiKey);
-  const dir = hubDir(options.env);
+  const socketPath = hubSocketPath(options.env, options.baseUrl, options.apiKey, options.hubRoot);
+  const dir = hubDir(options.env, options.hubRoot);
   let stopped = false;
   let server: HubServer | undefined;
   let link: HubLink | undefined;

@@ -1,6 +1,7 @@
 /**
- * Two built inboxes of one user on one key, each in its own pseudo-terminal:
- * the second is a client of the first (the hub), each says it is also open
+ * Two built inboxes of one user on one key, each in its own pseudo-terminal,
+ * one started with XDG_RUNTIME_DIR and one without (as an SSH login and a
+ * `su` session would be): the second is a client of the first (the hub), each says it is also open
  * in another terminal, and while one composes to a contact the other shows
  * "being replied to in another terminal" on that lead and asks again before
  * sending to it.
@@ -31,17 +32,17 @@ afterAll(async () => {
 
 it('two terminals share one hub: presence, and a second question before writing to a contact another terminal writes to', async () => {
   const test = await startSim();
-  const env = terminalEnv(home, {
-    SHOP_API_KEY: test.sim.tokens.write,
-    SHOP_API_BASE_URL: test.baseUrl,
-    XDG_RUNTIME_DIR: join(home, 'run'),
-  });
-  const open = () => {
-    const terminal = spawnInTerminal(process.execPath, [bundle.cliPath], { cols: 120, rows: 40, env });
+  const env = terminalEnv(home, { SHOP_API_KEY: test.sim.tokens.write, SHOP_API_BASE_URL: test.baseUrl });
+  const open = (extra: NodeJS.ProcessEnv = {}) => {
+    const terminal = spawnInTerminal(process.execPath, [bundle.cliPath], {
+      cols: 120,
+      rows: 40,
+      env: { ...env, ...extra },
+    });
     terminals.push(terminal);
     return terminal;
   };
-  const a = open();
+  const a = open({ XDG_RUNTIME_DIR: join(home, 'run') });
   await a.waitForText(/Inbox — open leads \(\d+\)/, 15_000);
   const b = open();
   await b.waitForText(/Inbox — open leads \(\d+\)/, 15_000);

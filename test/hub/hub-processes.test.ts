@@ -11,9 +11,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkHubDir, hubDir, hubSocketPath } from '../../src/hub/hub-paths.js';
+import { PROTOCOL_VERSION } from '../../src/hub/protocol.js';
 import { startSim, type TestSim } from '../support/sim.js';
 import { until } from '../support/until.js';
-import { bundleTerminal, spawned, startTerminal, type Terminal } from './support/terminals.js';
+import {
+  bundleTerminal,
+  customerTexts,
+  requestsOf,
+  roleOf,
+  shows,
+  spawned,
+  startTerminal,
+  type Terminal,
+} from './support/terminals.js';
 
 let work = '';
 let script = '';
@@ -45,9 +55,6 @@ function open(test: TestSim, env: NodeJS.ProcessEnv): Terminal {
     env,
   );
 }
-
-const roleOf = (terminal: Terminal) =>
-  terminal.next((e) => e.e === 'sharing' && e.role !== 'alone', 'a role');
 
 function outboundCount(test: TestSim, body: string): number {
   return [...test.sim.world.shops.values()]
@@ -163,22 +170,25 @@ describe('terminals of one user, shop and key', () => {
     const env = userEnv();
     const socketPath = hubSocketPath(env, test.baseUrl, test.sim.tokens.write);
     await checkHubDir(hubDir(env), socketPath);
-    // A hub of version 2, as a later shop-inbox would run.
+    // A hub of the next version, as a later shop-inbox would run.
+    const next = PROTOCOL_VERSION + 1;
     const hellos: unknown[] = [];
     const future: Server = createServer((socket) => {
       socket.once('data', (chunk) => {
         hellos.push(JSON.parse(chunk.toString('utf8').split('\n')[0] ?? 'null'));
-        socket.end(`${JSON.stringify({ t: 'refused', v: 2, reason: 'this hub speaks protocol v2' })}\n`);
+        socket.end(
+          `${JSON.stringify({ t: 'refused', v: next, reason: `this hub speaks protocol v${next}` })}\n`,
+        );
       });
     });
     await new Promise<void>((resolve) => future.listen(socketPath, resolve));
     const t = open(test, env);
     const said = await t.next(
-      (e) => e.e === 'sharing' && e.role === 'alone' && /v2/.test(e.why ?? ''),
+      (e) => e.e === 'sharing' && e.role === 'alone' && e.why?.includes(`v${next}`) === true,
       'refusal',
     );
     expect(said.why).toMatch(/polls the shop on its own/);
-    expect(hellos).toEqual([expect.objectContaining({ t: 'hello', v: 1 })]);
+    expect(hellos).toEqual([expect.objectContaining({ t: 'hello', v: PROTOCOL_VERSION })]);
     // The key never crosses the socket.
     expect(JSON.stringify(hellos)).not.toContain(test.sim.tokens.write);
     // It reads the shop itself.
@@ -213,12 +223,12 @@ describe('terminals of one user, shop and key', () => {
     expect(await closedAfter(`${JSON.stringify({ t: 'read', id: 1, slot: { kind: 'me' } })}\n`)).toBe(0);
     // An unknown call after hello (the welcome may or may not arrive first): closed all the same.
     await closedAfter(
-      `${JSON.stringify({ t: 'hello', v: 1 })}\n${JSON.stringify({ t: 'call', id: 1, call: { op: 'rm -rf' } })}\n`,
+      `${JSON.stringify({ t: 'hello', v: PROTOCOL_VERSION })}\n${JSON.stringify({ t: 'call', id: 1, call: { op: 'rm -rf' } })}\n`,
     );
     expect(await closedAfter(Buffer.alloc(2 * 1024 * 1024, 0x61))).toBe(0);
     // The same after a proper hello (which clears the hello timer): only the 64 KiB cap can end it. The
     // welcome may or may not arrive before the hub drops the line; the connection must end either way.
-    const hello = Buffer.from(`${JSON.stringify({ t: 'hello', v: 1 })}\n`);
+    const hello = Buffer.from(`${JSON.stringify({ t: 'hello', v: PROTOCOL_VERSION })}\n`);
     await closedAfter(Buffer.concat([hello, Buffer.alloc(2 * 1024 * 1024, 0x61)]));
     // Silence after connecting: dropped after the hello timeout.
     expect(await closedAfter('')).toBe(0);
@@ -229,16 +239,49 @@ describe('terminals of one user, shop and key', () => {
     for (const t of [hub, client]) t.process.kill('SIGKILL');
   }, 30_000);
 
-  it('a runtime directory others can enter is never used: the terminal polls on its own and says why', async () => {
+  it('a hub directory others can enter is never used: the terminal polls on its own and says why', async () => {
     const test = await startSim();
     const env = userEnv();
+    // Standing for /tmp, where another user made shop-inbox-UID first, open to all.
+    const hubRoot = join(work, 'h');
     const { mkdir, chmod } = await import('node:fs/promises');
-    await mkdir(hubDir(env), { recursive: true });
-    await chmod(hubDir(env), 0o777);
-    const t = open(test, env);
+    await mkdir(hubDir(env, hubRoot), { recursive: true });
+    await chmod(hubDir(env, hubRoot), 0o777);
+    const t = startTerminal(
+      script,
+      { baseUrl: test.baseUrl, intervals: FAST, staleLockMs: 2_000, hubRoot },
+      test.sim.tokens.write,
+      env,
+    );
     const said = await t.next((e) => e.e === 'sharing' && e.role === 'alone', 'alone');
     expect(said.why).toMatch(/can be entered by other users/);
     await t.next((e) => e.e === 'inbound', 'its own inbox');
     t.process.kill('SIGKILL');
+  }, 30_000);
+});
+
+describe('the rendezvous of a user', () => {
+  it('terminals started with, without and with another XDG_RUNTIME_DIR share one hub and one poller', async () => {
+    const test = await startSim();
+    // One user (one uid), three sessions: XDG_RUNTIME_DIR set by one login, unset in another (su, cron, an
+    // SSH session without pam_systemd), another in a third.
+    const home = join(work, 'xdg');
+    const base = { HOME: home, XDG_STATE_HOME: join(home, 'state') };
+    const first = open(test, { ...base, XDG_RUNTIME_DIR: join(home, 'run-a') });
+    expect((await roleOf(first)).role).toBe('hub');
+    const terminals = [
+      first,
+      open(test, base),
+      open(test, { ...base, XDG_RUNTIME_DIR: join(home, 'run-b') }),
+    ];
+    for (const t of terminals.slice(1)) expect((await roleOf(t)).role).toBe('client');
+    for (const t of terminals) await t.next((e) => e.e === 'presence' && e.others === 2, 'two others');
+    const from = test.sim.requests.list().length;
+    const body = customerTexts(test, 'for three terminals');
+    for (const t of terminals) await shows(t, body);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // One poller: the hub's.
+    expect(requestsOf(test, terminals[0] as Terminal, from).length).toBeGreaterThan(0);
+    for (const t of terminals.slice(1)) expect(requestsOf(test, t, from)).toEqual([]);
   }, 30_000);
 });

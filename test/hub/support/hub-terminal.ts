@@ -24,6 +24,8 @@ export interface TerminalConfig {
   sendRetryMs?: number;
   /** Poll on its own, as every inbox did before the hub (the bench's baseline). */
   noHub?: boolean;
+  /** Where the per-user hub directory is made instead of /tmp (hostile directories; the bench's several users). */
+  hubRoot?: string;
 }
 
 const config = JSON.parse(process.env.HUB_TERMINAL_CONFIG ?? '{}') as TerminalConfig;
@@ -46,6 +48,8 @@ const session = createSession({
     OutboxFile.forKey(process.env, config.baseUrl, key, { staleLockMs: config.staleLockMs ?? 2_000 }),
   outboxSweepMs: 60_000,
   sendRetry: { baseMs: config.sendRetryMs ?? 500, maxMs: 2_000 },
+  // The simulator logs it: a test tells which terminal made a request.
+  client: { userAgent: `hub-terminal/${process.pid}` },
 });
 
 let lastInbound = '';
@@ -104,7 +108,12 @@ if (config.noHub) {
   session.start();
   say({ e: 'sharing', role: 'alone', why: 'no hub (baseline)' });
 } else {
-  const sharer = shareSession(session, { env: process.env, baseUrl: config.baseUrl, apiKey });
+  const sharer = shareSession(session, {
+    env: process.env,
+    baseUrl: config.baseUrl,
+    apiKey,
+    ...(config.hubRoot ? { hubRoot: config.hubRoot } : {}),
+  });
   void sharer.ready.then(() => {
     session.start();
     say({ e: 'started' });
