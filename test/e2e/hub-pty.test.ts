@@ -88,3 +88,32 @@ it('two terminals share one hub: presence, and a second question before writing 
   expect(b.screenText()).toMatch(/Inbox — open leads \(\d+\)/);
   await b.waitFor(() => inboxReads() > readsBefore, 'B to read the inbox itself', 5_000);
 }, 60_000);
+
+it('a hub stopped with SIGSTOP: the other says so and reads the shop itself, then takes over; continued, the stopped one joins it', async () => {
+  const test = await startSim();
+  const env = terminalEnv(home, { SHOP_API_KEY: test.sim.tokens.write, SHOP_API_BASE_URL: test.baseUrl });
+  const open = () => {
+    const terminal = spawnInTerminal(process.execPath, [bundle.cliPath], { cols: 120, rows: 40, env });
+    terminals.push(terminal);
+    return terminal;
+  };
+  const a = open();
+  await a.waitForText(/Inbox — open leads \(\d+\)/, 15_000);
+  const b = open();
+  await b.waitForText('also open in 1 other terminal', 15_000);
+  const inboxReads = () => test.sim.requests.list().filter((r) => r.path.endsWith('/inbox')).length;
+  process.kill(a.pid, 'SIGSTOP');
+  try {
+    // After 4 s without a beat.
+    await b.waitForText('The hub terminal is not answering: reading the shop on our own', 10_000);
+    const before = inboxReads();
+    await b.waitFor(() => inboxReads() > before, 'B to read the inbox itself', 15_000);
+    // After 12 s B is the hub: the terminal it knew of is gone from its header.
+    await b.waitFor(() => !b.screenText().includes('also open in'), 'B to take over', 15_000);
+    expect(b.screenText()).toMatch(/Inbox — open leads \(\d+\)/);
+  } finally {
+    process.kill(a.pid, 'SIGCONT');
+  }
+  await a.waitForText('another took over reading the shop', 10_000);
+  await b.waitForText('also open in 1 other terminal', 10_000);
+}, 60_000);

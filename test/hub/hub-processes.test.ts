@@ -232,6 +232,26 @@ describe('terminals of one user, shop and key', () => {
     await closedAfter(Buffer.concat([hello, Buffer.alloc(2 * 1024 * 1024, 0x61)]));
     // Silence after connecting: dropped after the hello timeout.
     expect(await closedAfter('')).toBe(0);
+    // A terminal of the previous version (v1, which had no beats) is refused in one line, and the hub ends it.
+    const refusal = await new Promise<string>((resolve, reject) => {
+      const socket = connect(socketPath);
+      let said = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        said += chunk;
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve(said));
+      socket.on('connect', () => socket.write(`${JSON.stringify({ t: 'hello', v: 1, pid: 1 })}\n`));
+    });
+    expect(
+      refusal
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      { t: 'refused', v: PROTOCOL_VERSION, reason: `this hub speaks protocol v${PROTOCOL_VERSION}` },
+    ]);
     const client = open(test, env);
     await client.next((e) => e.e === 'sharing' && e.role === 'client', 'a client of the same hub');
     await client.next((e) => e.e === 'inbound', 'data through the hub');

@@ -26,6 +26,8 @@ export interface TerminalConfig {
   noHub?: boolean;
   /** Where the per-user hub directory is made instead of /tmp (hostile directories; the bench's several users). */
   hubRoot?: string;
+  /** The hub's heartbeat, and how long a client waits for a silent hub (seconds in tests, not the defaults). */
+  hubTiming?: { beatMs?: number; silenceMs?: number; takeoverMs?: number };
 }
 
 const config = JSON.parse(process.env.HUB_TERMINAL_CONFIG ?? '{}') as TerminalConfig;
@@ -113,6 +115,7 @@ if (config.noHub) {
     baseUrl: config.baseUrl,
     apiKey,
     ...(config.hubRoot ? { hubRoot: config.hubRoot } : {}),
+    ...config.hubTiming,
   });
   void sharer.ready.then(() => {
     session.start();
