@@ -9,6 +9,9 @@
  *   share of the key's budget; a short stop ends with them giving way to it
  *   again, a long one with a client taking over, and the stopped hub, once
  *   continued, steps down without making a request;
+ * - a terminal started while the hub is stopped reads on its own with a
+ *   quarter of its budget (it cannot know how many others do), then takes
+ *   over;
  * - a text in flight at the hub when it stops, and one confirmed while it is
  *   stopped, each reach the customer exactly once, also after it continues.
  */
@@ -191,6 +194,35 @@ describe('a hub whose process is stopped (SIGSTOP) while its socket still listen
         ? true
         : undefined,
     );
+  }, 60_000);
+
+  it('a terminal started while the hub is stopped reads on its own with a quarter of its budget, then takes over', async () => {
+    const test = await startSim();
+    const env = userEnv();
+    const timing = { beatMs: 250, silenceMs: 1_500, takeoverMs: 4_000 };
+    const hub = open(test, env, { hubTiming: timing });
+    expect((await roleOf(hub)).role).toBe('hub');
+    await hub.next((e) => e.e === 'inbound', 'the inbox');
+    hub.process.kill('SIGSTOP');
+    const from = test.sim.requests.list().length;
+    // 8 a minute: not knowing how many others read on their own, it takes a quarter, 2.
+    const late = open(test, env, { hubTiming: timing, maxRpm: 8 });
+    const said = await late.next((e) => e.e === 'sharing' && e.role !== undefined, 'a role');
+    expect(said).toMatchObject({ role: 'hub-silent', why: expect.stringMatching(/not answering/) });
+    await late.next((e) => e.e === 'inbound', 'the inbox, read by itself');
+    const took = await late.next((e) => e.e === 'sharing' && e.role === 'hub', 'taking over');
+    const standingIn = test.sim.requests
+      .list()
+      .slice(from)
+      .filter((r) => r.userAgent === userAgent(late));
+    expect(standingIn.length).toBeGreaterThan(0);
+    expect(standingIn.length).toBeLessThanOrEqual(2);
+    expect(took.t - said.t).toBeGreaterThanOrEqual(4_000);
+    const resumedFrom = test.sim.requests.list().length;
+    hub.process.kill('SIGCONT');
+    await hub.next((e) => e.e === 'sharing' && e.role === 'client', 'the stopped hub joining');
+    await sleep(1_000);
+    expect(requestsOf(test, hub, resumedFrom)).toEqual([]);
   }, 60_000);
 
   it('a text in flight at the hub, and one confirmed while it is stopped, each reach the customer exactly once', async () => {
