@@ -150,13 +150,16 @@ export function shareSession(session: Session, options: ShareOptions): Sharer {
     // Until this terminal has joined the new hub, nothing is asked of the shop from here.
     budget.setGate(tookOver);
     if (stopped) return;
-    tell(
-      'This terminal stopped answering for a while and another took over reading the shop: it now reads through that one.',
-      'info',
-    );
     setSharing({ role: 'alone', why: 'another terminal took over as the hub; joining it' });
-    await elect('join');
-    if (!stopped) poller.refreshVisible();
+    // The name may also have been removed (a /tmp cleaner): then nobody took over, and this terminal listens again.
+    const joined = await elect('join');
+    if (stopped) return;
+    if (joined.role === 'client')
+      tell(
+        'This terminal stopped answering for a while and another took over reading the shop: it now reads through that one.',
+        'info',
+      );
+    poller.refreshVisible();
   };
 
   const becomeHub = async (): Promise<Sharing> => {

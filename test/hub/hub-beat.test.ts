@@ -231,4 +231,45 @@ describe('a hub whose socket name another hub took over', () => {
     expect(since.length).toBeGreaterThan(0);
     expect(since.filter((r) => r.userAgent === 'first')).toEqual([]);
   });
+
+  it('a hub whose socket was removed (a /tmp cleaner) listens again, and its terminals come back to it', async () => {
+    const test = await startSim();
+    const root = await tmpRoot();
+    const terminal = () => {
+      const session = createSession({
+        baseUrl: test.baseUrl,
+        apiKey: test.sim.tokens.write,
+        visibleSlots: () => [{ kind: 'inbox', filter: 'open' }],
+      });
+      const sharer = shareSession(session, {
+        env: {},
+        hubRoot: root,
+        baseUrl: test.baseUrl,
+        apiKey: test.sim.tokens.write,
+        beatMs: 50,
+      });
+      cleanups.push(() => session.close());
+      return { session, sharer };
+    };
+    const hub = terminal();
+    expect(await hub.sharer.ready).toEqual({ role: 'hub' });
+    const client = terminal();
+    expect((await client.sharer.ready).role).toBe('client');
+    const socketPath = hubSocketPath({}, test.baseUrl, test.sim.tokens.write, root);
+    await rm(socketPath);
+    await until(() => (existsSync(socketPath) ? true : undefined));
+    const roles = () => [hub, client].map((t) => t.session.store.getState().sharing?.role);
+    // It elects at once, the client after its connection closed and a random wait: it is the hub again
+    // (were the client quicker, the client would be the hub and it its client; one hub either way).
+    await until(() =>
+      roles().sort().join() === 'client,hub' &&
+      [hub, client].some((t) => t.session.store.getState().presence.others === 1)
+        ? true
+        : undefined,
+    );
+    expect(await listening(socketPath)).toBe(true);
+    // Nobody took over from it: it does not say so.
+    if (roles()[0] === 'hub')
+      expect(hub.session.store.getState().notice?.text ?? '').not.toMatch(/took over/);
+  });
 });
