@@ -338,8 +338,14 @@ export function shareSession(session: Session, options: ShareOptions): Sharer {
     electAgain = undefined;
     if (stopped) return;
     dropLink();
-    await elect(mode);
-    if (!stopped) poller.refreshVisible();
+    const now = await elect(mode);
+    if (stopped) return;
+    // The warning that the hub is silent is over either way: say how it ended.
+    if (now.role === 'hub')
+      tell('The hub terminal stayed silent: this terminal now reads the shop for the others.', 'info');
+    else if (now.role === 'client')
+      tell('The hub terminal stayed silent: reading the shop through the hub that answers now.', 'info');
+    poller.refreshVisible();
   };
 
   /** The hub went away: keep the last data on screen, elect again, and read again at once. */

@@ -10,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { hubSocketPath } from '../../src/hub/hub-paths.js';
 import { startSim } from '../support/sim.js';
 import { type BuiltCli, copyBuiltCli, terminalEnv } from './built-cli.js';
 import { KEYS, type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
@@ -22,8 +23,18 @@ beforeAll(async () => {
   bundle = await copyBuiltCli('shop-inbox-hub-pty-');
   home = await mkdtemp(join(tmpdir(), 'shop-inbox-hub-home-'));
 });
-afterEach(() => {
+/** Sockets of the built inboxes in the real /tmp/shop-inbox-UID: killed, they leave them; removed here. */
+const sockets: string[] = [];
+afterEach(async () => {
   for (const terminal of terminals.splice(0)) terminal.kill();
+  await Promise.all(
+    sockets
+      .splice(0)
+      .flatMap((socket) => [
+        rm(socket, { force: true }),
+        rm(`${socket}.lock`, { recursive: true, force: true }),
+      ]),
+  );
 });
 afterAll(async () => {
   await bundle.remove();
@@ -32,6 +43,7 @@ afterAll(async () => {
 
 it('two terminals share one hub: presence, and a second question before writing to a contact another terminal writes to', async () => {
   const test = await startSim();
+  sockets.push(hubSocketPath({}, test.baseUrl, test.sim.tokens.write));
   const env = terminalEnv(home, { SHOP_API_KEY: test.sim.tokens.write, SHOP_API_BASE_URL: test.baseUrl });
   const open = (extra: NodeJS.ProcessEnv = {}) => {
     const terminal = spawnInTerminal(process.execPath, [bundle.cliPath], {
@@ -91,6 +103,7 @@ it('two terminals share one hub: presence, and a second question before writing 
 
 it('a hub stopped with SIGSTOP: the other says so and reads the shop itself, then takes over; continued, the stopped one joins it', async () => {
   const test = await startSim();
+  sockets.push(hubSocketPath({}, test.baseUrl, test.sim.tokens.write));
   const env = terminalEnv(home, { SHOP_API_KEY: test.sim.tokens.write, SHOP_API_BASE_URL: test.baseUrl });
   const open = () => {
     const terminal = spawnInTerminal(process.execPath, [bundle.cliPath], { cols: 120, rows: 40, env });

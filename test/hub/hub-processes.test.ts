@@ -5,7 +5,7 @@
  * terminal of another protocol version refused and polling on its own, and
  * hostile peers on the socket.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,10 +47,14 @@ function userEnv(): NodeJS.ProcessEnv {
 
 const FAST = { visibleMs: 1_000, headerMs: 2_000, backgroundMs: 30_000, rareMs: 300_000 };
 
-function open(test: TestSim, env: NodeJS.ProcessEnv): Terminal {
+/** Stands for /tmp, where the hubs meet: removed with the rest, no stale socket is left in the real one. */
+const hubRoot = () => join(work, 't');
+
+/** A terminal meeting the others in the stand-in /tmp, or in the real one (`real`). */
+function open(test: TestSim, env: NodeJS.ProcessEnv, real = false): Terminal {
   return startTerminal(
     script,
-    { baseUrl: test.baseUrl, intervals: FAST, staleLockMs: 2_000 },
+    { baseUrl: test.baseUrl, intervals: FAST, staleLockMs: 2_000, ...(real ? {} : { hubRoot: hubRoot() }) },
     test.sim.tokens.write,
     env,
   );
@@ -168,8 +172,8 @@ describe('terminals of one user, shop and key', () => {
   it('a terminal refused by a hub of another protocol version polls on its own and says so', async () => {
     const test = await startSim();
     const env = userEnv();
-    const socketPath = hubSocketPath(env, test.baseUrl, test.sim.tokens.write);
-    await checkHubDir(hubDir(env), socketPath);
+    const socketPath = hubSocketPath(env, test.baseUrl, test.sim.tokens.write, hubRoot());
+    await checkHubDir(hubDir(env, hubRoot()), socketPath);
     // A hub of the next version, as a later shop-inbox would run.
     const next = PROTOCOL_VERSION + 1;
     const hellos: unknown[] = [];
@@ -203,7 +207,7 @@ describe('terminals of one user, shop and key', () => {
     const env = userEnv();
     const hub = open(test, env);
     await roleOf(hub);
-    const socketPath = hubSocketPath(env, test.baseUrl, test.sim.tokens.write);
+    const socketPath = hubSocketPath(env, test.baseUrl, test.sim.tokens.write, hubRoot());
     const closedAfter = (payload: Buffer | string) =>
       new Promise<number>((resolve, reject) => {
         const socket = connect(socketPath);
@@ -263,13 +267,13 @@ describe('terminals of one user, shop and key', () => {
     const test = await startSim();
     const env = userEnv();
     // Standing for /tmp, where another user made shop-inbox-UID first, open to all.
-    const hubRoot = join(work, 'h');
+    const hostileRoot = join(work, 'h');
     const { mkdir, chmod } = await import('node:fs/promises');
-    await mkdir(hubDir(env, hubRoot), { recursive: true });
-    await chmod(hubDir(env, hubRoot), 0o777);
+    await mkdir(hubDir(env, hostileRoot), { recursive: true });
+    await chmod(hubDir(env, hostileRoot), 0o777);
     const t = startTerminal(
       script,
-      { baseUrl: test.baseUrl, intervals: FAST, staleLockMs: 2_000, hubRoot },
+      { baseUrl: test.baseUrl, intervals: FAST, staleLockMs: 2_000, hubRoot: hostileRoot },
       test.sim.tokens.write,
       env,
     );
@@ -287,12 +291,13 @@ describe('the rendezvous of a user', () => {
     // SSH session without pam_systemd), another in a third.
     const home = join(work, 'xdg');
     const base = { HOME: home, XDG_STATE_HOME: join(home, 'state') };
-    const first = open(test, { ...base, XDG_RUNTIME_DIR: join(home, 'run-a') });
+    // In the real /tmp/shop-inbox-UID: the place itself is what is tested.
+    const first = open(test, { ...base, XDG_RUNTIME_DIR: join(home, 'run-a') }, true);
     expect((await roleOf(first)).role).toBe('hub');
     const terminals = [
       first,
-      open(test, base),
-      open(test, { ...base, XDG_RUNTIME_DIR: join(home, 'run-b') }),
+      open(test, base, true),
+      open(test, { ...base, XDG_RUNTIME_DIR: join(home, 'run-b') }, true),
     ];
     for (const t of terminals.slice(1)) expect((await roleOf(t)).role).toBe('client');
     for (const t of terminals) await t.next((e) => e.e === 'presence' && e.others === 2, 'two others');
@@ -303,5 +308,12 @@ describe('the rendezvous of a user', () => {
     // One poller: the hub's.
     expect(requestsOf(test, terminals[0] as Terminal, from).length).toBeGreaterThan(0);
     for (const t of terminals.slice(1)) expect(requestsOf(test, t, from)).toEqual([]);
+    // The clients quit, then the hub, which removes its socket.
+    const socketPath = hubSocketPath({}, test.baseUrl, test.sim.tokens.write);
+    for (const t of [...terminals].reverse()) {
+      t.send({ c: 'quit' });
+      await t.exited;
+    }
+    await expect(stat(socketPath)).rejects.toMatchObject({ code: 'ENOENT' });
   }, 30_000);
 });

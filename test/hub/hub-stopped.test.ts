@@ -63,7 +63,8 @@ const FAST = { visibleMs: 500, headerMs: 2_000, backgroundMs: 30_000, rareMs: 30
 function open(test: TestSim, env: NodeJS.ProcessEnv, extra: Partial<TerminalConfig> = {}): Terminal {
   return startTerminal(
     script,
-    { baseUrl: test.baseUrl, intervals: FAST, staleLockMs: 2_000, ...extra },
+    // The hubs meet in a stand-in /tmp, removed with the rest: no stale socket is left in the real one.
+    { baseUrl: test.baseUrl, intervals: FAST, staleLockMs: 2_000, hubRoot: join(work, 't'), ...extra },
     test.sim.tokens.write,
     env,
   );
@@ -168,6 +169,24 @@ describe('a hub whose process is stopped (SIGSTOP) while its socket still listen
     await other.next(
       (e) => e.e === 'sharing' && e.role === 'client' && e.t >= tookOver.t,
       'a client of the new hub',
+    );
+    // Each said the hub was not answering, then how that ended.
+    for (const t of clients)
+      await t.next(
+        (e) => e.e === 'notice' && /hub terminal is not answering/.test(e.text ?? ''),
+        'the warning',
+      );
+    await newHub.next(
+      (e) =>
+        e.e === 'notice' &&
+        /stayed silent: this terminal now reads the shop for the others/.test(e.text ?? ''),
+      'taking over, said',
+    );
+    await other.next(
+      (e) =>
+        e.e === 'notice' &&
+        /stayed silent: reading the shop through the hub that answers now/.test(e.text ?? ''),
+      'following, said',
     );
     // A new terminal started now finds the new hub, not the stopped one.
     const late = open(test, env, extra);

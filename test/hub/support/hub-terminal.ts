@@ -57,6 +57,7 @@ const session = createSession({
 let lastInbound = '';
 let lastPresence = '';
 let lastRole = '';
+let lastNotice: unknown;
 const reportedSent = new Set<string>();
 session.store.subscribe((state) => {
   const inbound =
@@ -75,6 +76,10 @@ session.store.subscribe((state) => {
   if (role !== lastRole) {
     lastRole = role;
     say({ e: 'sharing', ...(state.sharing ?? {}) });
+  }
+  if (state.notice !== lastNotice) {
+    lastNotice = state.notice;
+    if (state.notice) say({ e: 'notice', text: state.notice.text });
   }
   for (const text of state.outbox) {
     if ((text.state === 'sent' || text.state === 'replayed') && !reportedSent.has(text.localId)) {

@@ -17,6 +17,8 @@ export interface TerminalEvent {
   composingElsewhere?: string[];
   /** A text's outcome: sent, or replayed (the shop had it already under its key). */
   state?: string;
+  /** A notice's text (the status line's). */
+  text?: string;
 }
 
 export interface Terminal {
