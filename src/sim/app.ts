@@ -149,6 +149,7 @@ export function createSimulatorApp(state: SimulatorState): Hono<SimulatorEnv> {
       status: 0,
       token: tokenName(bearerToken(c.req.header('authorization'))),
       idempotencyKey: c.req.header('idempotency-key') ?? null,
+      userAgent: c.req.header('user-agent') ?? null,
     };
     // Read once here, kept by Hono for the route that reads it again.
     if (c.req.method !== 'GET') entry.body = jsonOrText(await c.req.text());

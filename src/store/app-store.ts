@@ -322,6 +322,12 @@ export function composingContact(state: Pick<AppState, 'composer' | 'prompt'>): 
 export type Sharing =
   | { role: 'hub' }
   | { role: 'client'; since: number }
+  /**
+   * A client whose hub stopped answering (or a terminal that found it so at
+   * start): it reads the shop on its own, within its share of the budget,
+   * until the hub answers again or a terminal takes over from it.
+   */
+  | { role: 'hub-silent'; since: number; why: string }
   /** Polling on its own: no hub could be used (why), or the hub went away and none took over yet. */
   | { role: 'alone'; why: string };
 
