@@ -66,8 +66,10 @@ export interface SessionOptions {
     Omit<ShopClientOptions, 'baseUrl' | 'apiKey' | 'readOnly' | 'beforeAttempt' | 'afterAttempt'>
   >;
   now?: () => number;
-  /** The shop's time zone for quiet hours (default: this machine's). */
+  /** "timezone" in the config: the shop's zone (else its texting number's, else this machine's). */
   timeZone?: string;
+  /** This machine's zone (default: the process's; tests set it). */
+  machineTimeZone?: string;
   /** Canned replies (see src/user-actions/templates.ts). */
   templates?: readonly Template[];
   /** Why the templates file could not be used. */
@@ -151,6 +153,7 @@ export function createSession(options: SessionOptions): Session {
     ...(options.rows ? { rows: options.rows } : {}),
     ...(options.view ? { view: options.view } : {}),
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+    ...(options.machineTimeZone ? { machineTimeZone: options.machineTimeZone } : {}),
     ...(options.templates ? { templates: options.templates } : {}),
     ...(options.templatesProblem ? { templatesProblem: options.templatesProblem } : {}),
   });

@@ -27,7 +27,7 @@ export interface InboxSessionOptions {
   keyFile?: string;
   columns: number;
   rows: number;
-  /** The shop's time zone (config "timezone"); absent: this machine's. */
+  /** "timezone" in the config: the shop's zone (absent: its texting number's, else this machine's). */
   timeZone?: string;
   /** Canned replies, or why templates.json could not be used. */
   templates?: readonly Template[];

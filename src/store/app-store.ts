@@ -23,7 +23,8 @@ import type {
   TextingSetup,
   Today,
 } from '../contract/resources.js';
-import type { Finding } from '../user-actions/pre-send-checks.js';
+import type { PhoneZonesState } from '../time-zones/customer-zones.js';
+import type { Finding, PreSendSummary } from '../user-actions/pre-send-checks.js';
 import type { LineText } from './line-editor.js';
 import { emptySeen, type SeenState } from './seen.js';
 import type { Selection } from './selection.js';
@@ -107,6 +108,8 @@ export interface ConfirmSend {
   body: string;
   /** What the pre-send checks found (every warning is shown in the question). */
   findings?: readonly Finding[];
+  /** The consent record and the customer's local time when it was asked (always shown). */
+  summary?: PreSendSummary;
   /** A word staff must type (then enter) instead of y: "send", or "override" for an opt-out. */
   word?: string;
   /** What is typed so far, when a word is asked for. */
@@ -279,8 +282,12 @@ export interface AppState {
   logScroll: number;
   columns: number;
   rows: number;
-  /** The shop's time zone (config "timezone", else this machine's): quiet hours are counted in it. */
-  timeZone: string;
+  /** "timezone" in the config: the shop's zone, for customers whose number's zone is not known. */
+  configTimeZone?: string;
+  /** This machine's zone: the shop's when neither the config nor the texting number gives one. */
+  machineTimeZone: string;
+  /** The zone(s) of numbers looked up so far (the composer's recipient, the shop's texting number), by number. */
+  phoneZones: Readonly<Record<string, PhoneZonesState>>;
   /** Canned replies (templates.json in the config directory, else the examples shop-inbox ships). */
   templates: readonly Template[];
   /** Why templates.json could not be used, in plain words (then there are no templates). */
@@ -339,7 +346,10 @@ export interface AppStoreOptions {
   readOnlyReason?: ReadOnlyReason;
   columns?: number;
   rows?: number;
+  /** "timezone" in the config. */
   timeZone?: string;
+  /** This machine's zone (default: the process's). */
+  machineTimeZone?: string;
   templates?: readonly Template[];
   templatesProblem?: string;
 }
@@ -382,7 +392,9 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     columns: options.columns ?? 80,
     rows: options.rows ?? 24,
     view: options.view ?? 'inbox',
-    timeZone: options.timeZone ?? machineTimeZone(),
+    ...(options.timeZone ? { configTimeZone: options.timeZone } : {}),
+    machineTimeZone: options.machineTimeZone ?? machineTimeZone(),
+    phoneZones: {},
     templates: options.templates ?? [],
     ...(options.templatesProblem ? { templatesProblem: options.templatesProblem } : {}),
     readOnly: options.readOnly ?? false,

@@ -50,7 +50,7 @@ import {
   unsentCount,
 } from '../store/selectors.js';
 import { recipientLabel } from '../text/recipient.js';
-import { confirmationFor, preSendChecks } from '../user-actions/pre-send-checks.js';
+import { confirmationFor, preSendChecks, preSendSummary } from '../user-actions/pre-send-checks.js';
 import { arrivedSince, preSendFacts, withSeenTexts } from '../user-actions/pre-send-facts.js';
 import { fillTemplate, variablesFor } from '../user-actions/templates.js';
 import { copyableText, osc52 } from './clipboard.js';
@@ -489,7 +489,8 @@ export function createController(options: ControllerOptions) {
 
   /** The question for a text, with what the checks found; undefined (and said why) when it cannot be sent. */
   const questionFor = (target: ComposerTarget, body: string): ConfirmSend | undefined => {
-    const findings = preSendChecks(preSendFacts(get(), target, body, now()));
+    const facts = preSendFacts(get(), target, body, now());
+    const findings = preSendChecks(facts);
     const confirmation = confirmationFor(findings);
     if (confirmation.kind === 'refused') {
       notify(
@@ -503,6 +504,7 @@ export function createController(options: ControllerOptions) {
       target,
       body,
       findings,
+      summary: preSendSummary(facts),
       ...(confirmation.kind === 'typed' ? { word: confirmation.word, typed: emptyLine } : {}),
     };
   };

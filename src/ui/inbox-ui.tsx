@@ -6,6 +6,7 @@
 import type { ComponentType, ReactElement } from 'react';
 import { storeData } from '../poller/store-writes.js';
 import type { Session } from '../session/create-session.js';
+import { followPhoneZones } from '../time-zones/follow-phone-zones.js';
 import { App } from './app.js';
 import { AppServicesContext, ThemeContext } from './app-context.js';
 import { type Clock, createClock } from './clock.js';
@@ -72,6 +73,8 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
     clock.setFast(state.view === 'wallboard' || state.connection.state !== 'ok');
   fastClock(store.getState());
   const stopClock = store.subscribe(fastClock);
+  // The composer's recipient's time zone (quiet hours are theirs), looked up when a composer opens.
+  const stopZones = followPhoneZones(store);
   const ui = createController({
     store,
     services: {
@@ -149,6 +152,7 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
       stopFollowing();
       stopMarks();
       stopClock();
+      stopZones();
       ui.dispose();
       clock.stop();
     },

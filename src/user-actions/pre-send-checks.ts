@@ -12,6 +12,13 @@
  * function to CHECKS; the composer, the confirmation and the tests read the
  * findings, never the checks.
  */
+import type { CustomerZones } from '../time-zones/customer-zones.js';
+import {
+  type CustomerTime,
+  customerTime,
+  QUIET_END_HOUR,
+  QUIET_START_HOUR,
+} from '../time-zones/quiet-hours.js';
 
 export type FindingLevel = 'block' | 'strong' | 'warn';
 
@@ -21,6 +28,8 @@ export interface Finding {
   level: FindingLevel;
   /** In plain words, for staff. */
   message: string;
+  /** A few words for a one-line summary beside the others ("opted out", "quiet hours"). */
+  tag: string;
   /** For a block that staff may still override: the word they type to send anyway. */
   override?: string;
 }
@@ -42,8 +51,8 @@ export interface PreSendFacts {
   /** GET /texting, when it was read. */
   texting?: { number: string | null | undefined; status: string } | undefined;
   now: number;
-  /** The shop's IANA time zone, for quiet hours. */
-  timeZone: string;
+  /** The customer's time zone(s) for quiet hours, and where they come from. */
+  customerZones: CustomerZones;
   /** Texts that arrived in the thread after the composer opened. */
   arrivedSince?: readonly KnownText[];
 }
@@ -52,10 +61,6 @@ export interface PreSendFacts {
 export const OPT_OUT_WORDS = ['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT'] as const;
 /** Keywords that opt a number back in. */
 export const OPT_IN_WORDS = ['START', 'YES'] as const;
-
-/** Before this hour and from QUIET_END_HOUR on, in the shop's time zone, texts wake people up. */
-export const QUIET_START_HOUR = 8;
-export const QUIET_END_HOUR = 21;
 
 /** Override word for an opt-out refusal. */
 export const OPT_OUT_OVERRIDE = 'override';
@@ -93,24 +98,6 @@ export function latestKeyword(
   return undefined;
 }
 
-/** The hour and minute at `now` in a time zone (an unknown zone: UTC). */
-export function localTime(now: number, timeZone: string): { hour: number; minute: number; label: string } {
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    }).formatToParts(now);
-  } catch {
-    return localTime(now, 'UTC');
-  }
-  const hour = Number(parts.find((part) => part.type === 'hour')?.value ?? 0) % 24;
-  const minute = Number(parts.find((part) => part.type === 'minute')?.value ?? 0);
-  return { hour, minute, label: `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}` };
-}
-
 /** A {variable} still in the text: template variables are lower-case words in braces. */
 const VARIABLE = /\{([a-z][a-z0-9_]*)\}/g;
 
@@ -136,6 +123,7 @@ const unfilled: Check = ({ body }) => {
   return {
     check: 'unfilled-variable',
     level: 'block',
+    tag: `${names.map((name) => `{${name}}`).join(', ')} unfilled`,
     message: `The text still has ${names.map((name) => `{${name}}`).join(', ')}: nothing fills ${names.length === 1 ? 'it' : 'them'} for this customer. Write ${names.length === 1 ? 'it' : 'them'} out or remove ${names.length === 1 ? 'it' : 'them'}.`,
   };
 };
@@ -146,6 +134,7 @@ const optOut: Check = ({ thread }) => {
   return {
     check: 'opt-out',
     level: 'block',
+    tag: 'opted out',
     override: OPT_OUT_OVERRIDE,
     message: `The customer opted out: their text "${quote(latest.text.body)}" (${when(latest.text.occurredAt)} UTC) is an opt-out word, and no START or YES came after it (texts as the API gives them; bodies may be truncated, so check the thread). Type ${OPT_OUT_OVERRIDE} to send anyway.`,
   };
@@ -156,18 +145,21 @@ const consent: Check = ({ consent: record }) => {
     return {
       check: 'consent',
       level: 'strong',
+      tag: 'consent unknown',
       message: 'Consent unknown: no consent record of this number has been seen. Type send to send anyway.',
     };
   if (record === null)
     return {
       check: 'consent',
       level: 'strong',
+      tag: 'no consent record',
       message: 'No consent on record for this number. Type send to send anyway.',
     };
   if (!record.given)
     return {
       check: 'consent',
       level: 'strong',
+      tag: 'consent not given',
       message: `Consent NOT given (recorded ${when(record.recordedAt)} UTC). Type send to send anyway.`,
     };
   return undefined;
@@ -179,26 +171,33 @@ const texting: Check = ({ texting: setup }) => {
     return {
       check: 'texting',
       level: 'warn',
+      tag: 'texting not live',
       message: 'Texting is not live: the shop has no texting number, so the shop will refuse this text.',
     };
   if (setup.status !== 'active')
     return {
       check: 'texting',
       level: 'warn',
+      tag: 'texting not live',
       message: `Texting is not live (status "${quote(setup.status)}"): the shop will likely refuse this text.`,
     };
   return undefined;
 };
 
-const quietHours: Check = ({ now, timeZone }) => {
-  const { hour, label } = localTime(now, timeZone);
-  if (hour >= QUIET_START_HOUR && hour < QUIET_END_HOUR) return undefined;
+const quietHours: Check = ({ now, customerZones }) => {
+  const time = customerTime(now, customerZones);
+  if (!time.quiet) return undefined;
+  const quietIn = time.times.filter((zone) => zone.quiet).map((zone) => zone.zone);
+  const where = time.times.length > 1 ? ` It is quiet in ${quietIn.join(' and ')}.` : '';
   return {
     check: 'quiet-hours',
     level: 'warn',
-    message: `Quiet hours: it is ${label} in ${timeZone} (texts are best sent 08:00–21:00).`,
+    tag: 'quiet hours',
+    message: `Quiet hours (${hour(QUIET_START_HOUR)}–${hour(QUIET_END_HOUR)} their time): it is ${time.text}.${where}`,
   };
 };
+
+const hour = (value: number) => `${String(value).padStart(2, '0')}:00`;
 
 const arrived: Check = ({ arrivedSince }) => {
   if (!arrivedSince || arrivedSince.length === 0) return undefined;
@@ -206,6 +205,7 @@ const arrived: Check = ({ arrivedSince }) => {
   return latest.map((text) => ({
     check: 'arrived',
     level: 'warn' as const,
+    tag: text.direction === 'inbound' ? 'the customer wrote' : 'someone else sent',
     message: `${text.direction === 'inbound' ? 'The customer wrote' : 'Someone else sent'} since you started (${when(text.occurredAt)} UTC): "${quote(text.body)}"`,
   }));
 };
@@ -219,6 +219,31 @@ export function preSendChecks(facts: PreSendFacts): Finding[] {
     return found === undefined ? [] : Array.isArray(found) ? found : [found];
   });
 }
+
+/** The consent record in a few words, always shown beside the findings. */
+export type ConsentStatus =
+  | { label: 'consent given'; given: true; recordedAt: string }
+  | { label: 'consent not given'; given: false; recordedAt: string }
+  | { label: 'no consent record' | 'consent unknown'; given: false };
+
+export function consentStatus(record: PreSendFacts['consent']): ConsentStatus {
+  if (record === undefined) return { label: 'consent unknown', given: false };
+  if (record === null) return { label: 'no consent record', given: false };
+  return record.given
+    ? { label: 'consent given', given: true, recordedAt: record.recordedAt }
+    : { label: 'consent not given', given: false, recordedAt: record.recordedAt };
+}
+
+/** What is said whatever the findings: the consent record and the customer's local time. */
+export interface PreSendSummary {
+  consent: ConsentStatus;
+  customerTime: CustomerTime;
+}
+
+export const preSendSummary = (facts: PreSendFacts): PreSendSummary => ({
+  consent: consentStatus(facts.consent),
+  customerTime: customerTime(facts.now, facts.customerZones),
+});
 
 /** What the confirmation asks for, given the findings. */
 export type Confirmation =

@@ -12,7 +12,7 @@ import type { AppState } from '../../src/store/app-store.js';
 import { selectedContact, selectedLead } from '../../src/store/selectors.js';
 import { oneLine } from '../../src/ui/format.js';
 import type { TestTui } from './tui.js';
-import { KEYS } from './tui.js';
+import { KEYS, settle } from './tui.js';
 
 /** A write request as the simulator received it (method, path, headers that matter, JSON body). */
 export interface WireWrite {
@@ -163,12 +163,23 @@ export async function selectContactByPhone(tui: TestTui, phone: string): Promise
   );
 }
 
-/** Waits until the composer is open for this contact, and on screen. */
+/** The customer's time zone is known (looked up from their number, or found not to be placeable). */
+export const recipientZoneKnown = (state: AppState, phone: string): boolean => {
+  const zones = state.phoneZones[phone];
+  return zones !== undefined && zones !== 'looking up';
+};
+
+/** Waits until the composer is open for this contact, on screen, with the customer's time zone looked up. */
 export async function waitComposer(tui: TestTui, contactId: string): Promise<string> {
-  return tui.waitFor(
+  await tui.waitFor(
     (frame, state) =>
-      state.composer?.contactId === contactId && frame.includes(`To ${oneLine(state.composer.name)} (`),
+      state.composer?.contactId === contactId &&
+      recipientZoneKnown(state, state.composer.phone) &&
+      frame.includes(`To ${oneLine(state.composer.name)} (`),
   );
+  // The frame drawn from the zone's answer.
+  await settle();
+  return tui.frame();
 }
 
 /** The question before a send, whether it asks for y or for a typed word (no consent on record: send). */

@@ -1,12 +1,13 @@
 /**
  * The pre-send checks as a pure function: opt-out keywords however they are
  * written (case, spaces, punctuation), a later START or YES undoing them,
- * consent, texting not live, quiet hours in the shop's time zone, unfilled
- * template variables, texts that arrived meanwhile, and the confirmation the
- * findings call for.
+ * consent (always summed up, beside every finding), texting not live, quiet
+ * hours at the customer's location, unfilled template variables, texts that
+ * arrived meanwhile, and the confirmation the findings call for.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { CustomerZones } from '../../src/time-zones/customer-zones.js';
 import {
   confirmationFor,
   type Finding,
@@ -28,10 +29,15 @@ const facts = (overrides: Partial<PreSendFacts> = {}): PreSendFacts => ({
   thread: [],
   texting: { number: '+15035550100', status: 'active' },
   now: NOON_UTC,
-  timeZone: 'UTC',
+  customerZones: inZones('UTC'),
   arrivedSince: [],
   ...overrides,
 });
+
+/** A customer whose number's area code places them in these zones. */
+function inZones(...zones: string[]): CustomerZones {
+  return { from: 'number', zones, basis: 'area code' };
+}
 
 const checks = (findings: Finding[]) => findings.map((finding) => `${finding.check}:${finding.level}`);
 
@@ -132,21 +138,28 @@ describe('the other checks', () => {
     ]);
   });
 
-  it('quiet hours: before 08:00 or from 21:00 in the shop time zone, a warning', () => {
+  it('quiet hours: before 08:00 or from 21:00 for the customer, a warning that says their time and zone', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 24 * 60 - 1 }), (minuteOfDay) => {
         const now = Date.parse('2026-11-21T00:00:00Z') + minuteOfDay * 60_000;
         const quiet = minuteOfDay < 8 * 60 || minuteOfDay >= 21 * 60;
-        const findings = preSendChecks(facts({ now, timeZone: 'UTC' }));
+        const findings = preSendChecks(facts({ now, customerZones: inZones('UTC') }));
         expect(checks(findings)).toEqual(quiet ? ['quiet-hours:warn'] : []);
         expect(confirmationFor(findings).kind).toBe('yes-no');
       }),
     );
     // 12:00 UTC is 04:00 in Los Angeles (PST): quiet there, not in London.
-    expect(checks(preSendChecks(facts({ timeZone: 'America/Los_Angeles' })))).toEqual(['quiet-hours:warn']);
-    expect(checks(preSendChecks(facts({ timeZone: 'Europe/London' })))).toEqual([]);
+    const losAngeles = preSendChecks(facts({ customerZones: inZones('America/Los_Angeles') }));
+    expect(losAngeles).toMatchObject([
+      {
+        check: 'quiet-hours',
+        tag: 'quiet hours',
+        message:
+          'Quiet hours (08:00–21:00 their time): it is 04:00 for the customer (America/Los_Angeles, from the area code).',
+      },
+    ]);
+    expect(checks(preSendChecks(facts({ customerZones: inZones('Europe/London') })))).toEqual([]);
   });
-
   it('an unfilled {variable} is refused with its name, with no override', () => {
     const findings = preSendChecks(facts({ body: 'Hi {first_name}, your {job_type} is booked' }));
     expect(checks(findings)).toEqual(['unfilled-variable:block']);

@@ -1,15 +1,18 @@
 /**
  * The inline composer and the question before sending.
  *
- * The composer: recipient, characters and SMS segments, what the pre-send
- * checks find as the text is written (consent, texting not live, an opt-out,
- * quiet hours, texts that arrived meanwhile), and the text with its cursor.
- * It grows with its text up to a third of the screen, and scrolls to keep
- * the cursor's row in view. Enter asks "Send to NAME (PHONE)?"; esc closes
- * it and keeps the text for this contact.
+ * The composer: recipient, characters and SMS segments; one line that always
+ * says the consent record, a few words for each thing the pre-send checks
+ * find (an opt-out, texting not live, quiet hours, texts that arrived
+ * meanwhile) and the customer's local time with where their zone comes from;
+ * then each finding in full as far as rows allow; and the text with its
+ * cursor. It grows with its text up to a third of the screen, and scrolls to
+ * keep the cursor's row in view. Enter asks "Send to NAME (PHONE)?"; esc
+ * closes it and keeps the text for this contact.
  *
  * The question shows the whole text as it will be sent, the recipient, the
- * segment count and every finding, and what to press or type to send.
+ * segment count, the consent record and the customer's time, every finding,
+ * and what to press or type to send.
  */
 import { Box } from 'ink';
 import { useMemo, useRef } from 'react';
@@ -17,17 +20,22 @@ import stringWidth from 'string-width';
 import type { AppState, ComposerTarget, ConfirmSend } from '../../store/app-store.js';
 import { waitingKey } from '../../store/app-store.js';
 import { emptyLine, type LineText } from '../../store/line-editor.js';
-import { consentFor } from '../../store/selectors.js';
 import { fittedRecipientLabel } from '../../text/recipient.js';
-import { type Finding, preSendChecks } from '../../user-actions/pre-send-checks.js';
+import {
+  type ConsentStatus,
+  type Finding,
+  type PreSendSummary,
+  preSendChecks,
+  preSendSummary,
+} from '../../user-actions/pre-send-checks.js';
 import { preSendFacts } from '../../user-actions/pre-send-facts.js';
 import { useAppState, useClockNow, useTheme } from '../app-context.js';
-import { block, dateTime, oneLine } from '../format.js';
+import { block, day, oneLine } from '../format.js';
 import { type SmsInfo, smsInfo } from '../sms-info.js';
 import { cursorRowOf, scrollTo, type WrappedRow, wrapRows } from '../wrap-rows.js';
 import { Text } from './text.js';
 
-/** The composer's smallest height: border, counts, one line of findings, two rows of text. */
+/** The composer's smallest height: border, counts, the summary line, two rows of text. */
 export const COMPOSER_MIN_ROWS = 6;
 /** Border (2) and the counts line. */
 const FRAME_ROWS = 3;
@@ -46,7 +54,9 @@ interface ComposerSlices {
   me: AppState['me'];
   columns: number;
   rows: number;
-  timeZone: string;
+  configTimeZone: AppState['configTimeZone'];
+  machineTimeZone: string;
+  phoneZones: AppState['phoneZones'];
 }
 
 function slicesOf(state: AppState): ComposerSlices {
@@ -65,7 +75,9 @@ function slicesOf(state: AppState): ComposerSlices {
     me: state.me,
     columns: state.columns,
     rows: state.rows,
-    timeZone: state.timeZone,
+    configTimeZone: state.configTimeZone,
+    machineTimeZone: state.machineTimeZone,
+    phoneZones: state.phoneZones,
   };
 }
 
@@ -78,11 +90,13 @@ export type ComposerView =
       phone: string;
       info: SmsInfo;
       target?: ComposerTarget;
-      /** The consent record, as the target has it or as a lead of this contact read since shows it. */
-      consent: ComposerTarget['consent'];
+      /** The consent record and the customer's time (absent while the lead's contact is read). */
+      summary?: PreSendSummary;
       findings: readonly Finding[];
-      /** How many finding lines fit. */
-      findingRows: number;
+      /** The findings said in full below the summary (consent is in the summary). */
+      details: readonly Finding[];
+      /** How many of them fit. */
+      detailRows: number;
       line: LineText;
       rows: WrappedRow[];
       textRows: number;
@@ -112,7 +126,11 @@ function viewOf(slices: ComposerSlices, now: number): ComposerView {
       (sum, finding) => sum + wrapRows(`⚠ ${finding.message}`, width).length,
       0,
     );
-    const extra = (prompt.word !== undefined ? 1 : 0) + (prompt.checking ? 1 : 0) + (prompt.again ? 1 : 0);
+    const extra =
+      (prompt.summary ? 1 : 0) +
+      (prompt.word !== undefined ? 1 : 0) +
+      (prompt.checking ? 1 : 0) +
+      (prompt.again ? 1 : 0);
     const max = Math.max(COMPOSER_MIN_ROWS, slices.rows - CHROME_ROWS - PANES_MIN_ROWS);
     const wanted = FRAME_ROWS + bodyRows.length + findingRows + extra;
     // Too tall for this terminal: the text's last rows give way to a line that says so.
@@ -130,35 +148,26 @@ function viewOf(slices: ComposerSlices, now: number): ComposerView {
   if (!slices.composer && !slices.waiting) return { kind: 'none', height: 0 };
   const target = slices.composer;
   const text = slices.line.text;
-  const findings = target
-    ? preSendChecks(
-        preSendFacts(
-          { leads: slices.leads, texting: slices.texting, me: slices.me, timeZone: slices.timeZone },
-          target,
-          text,
-          now,
-        ),
-      )
-    : [];
+  const facts = target ? preSendFacts(slices, target, text, now) : undefined;
+  const findings = facts ? preSendChecks(facts) : [];
+  const details = findings.filter((finding) => finding.check !== 'consent');
   // One column is left for the cursor after the last character of a full row.
   const rows = wrapRows(text, width - 1);
   const max = Math.max(COMPOSER_MIN_ROWS, Math.floor(slices.rows / 3));
-  const findingRows = Math.max(1, Math.min(findings.length, max - FRAME_ROWS - 2));
-  const textRows = Math.max(2, Math.min(rows.length, max - FRAME_ROWS - findingRows));
+  // The summary line always; the findings in full in the rows two rows of text leave.
+  const detailRows = Math.max(0, Math.min(details.length, max - FRAME_ROWS - 2 - 1));
+  const textRows = Math.max(2, Math.min(rows.length, max - FRAME_ROWS - 1 - detailRows));
   return {
     kind: 'compose',
-    height: FRAME_ROWS + findingRows + textRows,
+    height: FRAME_ROWS + 1 + detailRows + textRows,
     name: target?.name ?? slices.waiting?.name ?? '',
     phone: target?.phone ?? slices.waiting?.phone ?? '',
     info: smsInfo(text),
     ...(target ? { target } : {}),
-    consent: target
-      ? target.consent !== undefined
-        ? target.consent
-        : consentFor(slices, target.contactId)
-      : undefined,
+    ...(facts ? { summary: preSendSummary(facts) } : {}),
     findings,
-    findingRows,
+    details,
+    detailRows,
     line: slices.line,
     rows,
     textRows,
@@ -171,11 +180,26 @@ function viewOf(slices: ComposerSlices, now: number): ComposerView {
 export function useComposerView(): ComposerView {
   const slices = useAppState(slicesOf);
   const now = useClockNow();
-  const { composer, waiting, prompt, line, leads, texting, me, columns, rows, timeZone } = slices;
+  const { composer, waiting, prompt, line, leads, texting, me, columns, rows } = slices;
+  const { configTimeZone, machineTimeZone, phoneZones } = slices;
   // biome-ignore lint/correctness/useExhaustiveDependencies: the slices are the inputs, compared one by one.
   return useMemo(
     () => viewOf(slices, now),
-    [composer, waiting, prompt, line, leads, texting, me, columns, rows, timeZone, now],
+    [
+      composer,
+      waiting,
+      prompt,
+      line,
+      leads,
+      texting,
+      me,
+      columns,
+      rows,
+      configTimeZone,
+      machineTimeZone,
+      phoneZones,
+      now,
+    ],
   );
 }
 
@@ -215,14 +239,54 @@ function TextRow({ text, row, cursor }: { text: string; row: WrappedRow; cursor?
   );
 }
 
+/** "consent given 2026-10-02", "consent not given 2026-10-02", "no consent record", "consent unknown". */
+export function consentText(consent: ConsentStatus): string {
+  return 'recordedAt' in consent ? `${consent.label} ${day(consent.recordedAt)}` : consent.label;
+}
+
+/**
+ * One line that is always there: the consent record, a few words for each
+ * other finding, and the customer's local time with where it comes from.
+ */
+function SummaryLine({
+  summary,
+  findings,
+  rows,
+}: {
+  summary: PreSendSummary;
+  findings: readonly Finding[];
+  /** Which rows of a long text are shown. */
+  rows?: string;
+}) {
+  const theme = useTheme();
+  const { consent, customerTime } = summary;
+  return (
+    <Text wrap="truncate-end">
+      <Text color={consent.given ? theme.success : theme.danger}>{consentText(consent)}</Text>
+      {findings
+        .filter((finding) => finding.check !== 'consent')
+        .map((finding) => (
+          <Text key={`${finding.check}:${finding.message}`} color={theme[LEVEL_ROLE[finding.level]]}>
+            {' '}
+            · ⚠ {finding.tag}
+          </Text>
+        ))}
+      {' · '}
+      <Text {...(customerTime.quiet ? { color: theme.warning } : {})}>{customerTime.text}</Text>
+      {rows ? ` · ${rows}` : ''}
+    </Text>
+  );
+}
+
 function ComposeBox({ view }: { view: Extract<ComposerView, { kind: 'compose' }> }) {
   const theme = useTheme();
   const top = useRef(0);
   top.current = scrollTo(top.current, view.cursorRow, view.textRows, view.rows.length);
   const shown = view.rows.slice(top.current, top.current + view.textRows);
-  const { consent } = view;
   const above = top.current;
   const below = Math.max(0, view.rows.length - top.current - view.textRows);
+  const scrolled =
+    above > 0 || below > 0 ? `rows ${above + 1}–${above + shown.length} of ${view.rows.length}` : undefined;
   return (
     <Box
       flexDirection="column"
@@ -233,28 +297,26 @@ function ComposeBox({ view }: { view: Extract<ComposerView, { kind: 'compose' }>
       overflow="hidden"
     >
       <Counts name={view.name} phone={view.phone} info={view.info} width={view.width} />
-      {!view.target ? (
+      {!view.summary ? (
         <Text color={theme.accent} wrap="truncate-end">
           Reading this lead's contact… type away: the text is kept.
         </Text>
-      ) : view.findings.length === 0 ? (
-        <Text color={theme.success} wrap="truncate-end">
-          {consent ? `consent given ${dateTime(consent.recordedAt)}` : 'ready to send'}
-          {above > 0 || below > 0
-            ? ` · rows ${above + 1}–${above + shown.length} of ${view.rows.length}`
-            : ''}
-        </Text>
       ) : (
-        view.findings.slice(0, view.findingRows).map((finding) => (
-          <Text
-            key={`${finding.check}:${finding.message}`}
-            color={theme[LEVEL_ROLE[finding.level]]}
-            wrap="truncate-end"
-          >
-            ⚠ {finding.message}
-          </Text>
-        ))
+        <SummaryLine
+          summary={view.summary}
+          findings={view.findings}
+          {...(scrolled ? { rows: scrolled } : {})}
+        />
       )}
+      {view.details.slice(0, view.detailRows).map((finding) => (
+        <Text
+          key={`${finding.check}:${finding.message}`}
+          color={theme[LEVEL_ROLE[finding.level]]}
+          wrap="truncate-end"
+        >
+          ⚠ {finding.message}
+        </Text>
+      ))}
       {shown.map((row, index) => {
         const at = top.current + index;
         return (
@@ -284,6 +346,7 @@ function ConfirmBox({ view }: { view: Extract<ComposerView, { kind: 'confirm' }>
       overflow="hidden"
     >
       <Counts name={prompt.target.name} phone={prompt.target.phone} info={view.info} width={view.width} />
+      {prompt.summary ? <SummaryLine summary={prompt.summary} findings={[]} /> : null}
       {view.bodyRows.slice(0, view.bodyShown).map((row) => (
         <TextRow key={row.start} text={prompt.body} row={row} />
       ))}
