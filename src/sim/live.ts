@@ -106,7 +106,17 @@ function callerFor(world: World, shop: SimShop, rng: Random, now: number): SimCo
 }
 
 function missedCall(world: World, shop: SimShop, rng: Random, now: number): LiveEvent {
-  const contact = callerFor(world, shop, rng, now);
+  return missedCallFrom(callerFor(world, shop, rng, now), world, shop, rng, now).event;
+}
+
+/** A call from this contact that nobody answered: a new missed-call lead, sometimes with a text. */
+export function missedCallFrom(
+  contact: SimContact,
+  world: World,
+  shop: SimShop,
+  rng: Random,
+  now: number,
+): { event: LiveEvent; lead: SimLead } {
   const jobType = rng.pick(JOB_TYPES);
   const lead: SimLead = {
     id: newId(world, () => rng.hex(10), 'lead'),
@@ -134,7 +144,7 @@ function missedCall(world: World, shop: SimShop, rng: Random, now: number): Live
     { kind: 'missed_call', summary, createdAt: now },
     { kind: 'lead_created', summary: leadCreatedSummary(lead, contact), createdAt: now },
   );
-  return { kind: 'missed_call', summary };
+  return { event: { kind: 'missed_call', summary }, lead };
 }
 
 function newReview(world: World, shop: SimShop, rng: Random, now: number): LiveEvent {
