@@ -223,6 +223,11 @@ export interface AppState {
   /** Replies drafted here, by the id of the action that holds each (Actions shows their text). */
   draftedReplies: Record<string, DraftedReply>;
   outbox: OutgoingText[];
+  /**
+   * For each text sent from here (by localId), the ids of its contact's texts the inbox had read when it
+   * was confirmed: none of them is its copy (src/store/sent-copies.ts).
+   */
+  textIdsBeforeSend: Record<string, readonly string[]>;
 
   // What staff are doing
   focus: PaneId;
@@ -333,6 +338,7 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     decisions: {},
     draftedReplies: {},
     outbox: [],
+    textIdsBeforeSend: {},
     focus: 'inbox',
     selection: {},
     inboxFilter: 'open',

@@ -15,9 +15,11 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
 import type { OutboxPersistence } from '../outbox/outbox-file.js';
-import type { ComposerTarget, OutgoingText } from '../store/app-store.js';
+import type { AppState, ComposerTarget, OutgoingText } from '../store/app-store.js';
 import { lineOf } from '../store/line-editor.js';
 import { type ActionContext, enterReadOnlyFromServer, notify } from './context.js';
+import { findSentCopy } from './find-sent-copy.js';
+import { contactTexts } from './pre-send-facts.js';
 
 /** After this long a waiting text is never tried again automatically: the key's replay window is 24 h. */
 export const AUTO_RETRY_WINDOW_MS = 23 * 60 * 60 * 1000;
@@ -192,7 +194,14 @@ export class TextSender {
     store.setState((state) => {
       const composed = { ...state.composed };
       delete composed[target.contactId];
-      return { outbox: trim([...state.outbox, text]), composed, prompt: undefined, composer: undefined };
+      const outbox = trim([...state.outbox, text]);
+      return {
+        outbox,
+        textIdsBeforeSend: idsBeforeSend(state, outbox, text),
+        composed,
+        prompt: undefined,
+        composer: undefined,
+      };
     });
     // On disk before the first attempt: a crash after the text went out must retry with this key, not lose it.
     void this.persist().then(() => this.attempt(text.localId));
@@ -291,11 +300,13 @@ export class TextSender {
           : `Sent to ${text.contactName}.`,
         'success',
       );
+      // A reply may answer missed calls and move leads on: the lists and the counts are read again.
       this.context.poller.invalidate(
-        ...(text.leadId ? [{ kind: 'lead' as const, id: text.leadId }] : []),
         { kind: 'inbox', filter: 'callbacks' },
         { kind: 'me' },
+        { kind: 'inbox', filter: 'open' },
       );
+      void findSentCopy(this.context, text).catch(() => undefined);
     } catch (error) {
       this.failed(text, error);
     }
@@ -363,6 +374,21 @@ export class TextSender {
         : { composed: { ...state.composed, [text.contactId]: lineOf(text.body) } },
     );
   }
+}
+
+/** The ids of the contact's texts read so far, kept for the new text (and only for texts still in the outbox). */
+function idsBeforeSend(
+  state: AppState,
+  outbox: readonly OutgoingText[],
+  text: OutgoingText,
+): AppState['textIdsBeforeSend'] {
+  const kept: AppState['textIdsBeforeSend'] = {};
+  for (const { localId } of outbox) {
+    const ids = state.textIdsBeforeSend[localId];
+    if (ids) kept[localId] = ids;
+  }
+  kept[text.localId] = contactTexts(state, text.contactId).map((message) => message.id);
+  return kept;
 }
 
 function trim(outbox: OutgoingText[]): OutgoingText[] {

@@ -12,10 +12,9 @@ import { startSim } from '../support/sim.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import {
   confirmTheSend,
+  consentingCallerWaiting,
   recordWire,
   SEND_QUESTION,
-  simConsent,
-  simContactOfLead,
   waitComposer,
   waitStartup,
 } from '../support/write-flows.js';
@@ -86,13 +85,8 @@ describe('the count of missed calls with no reply', () => {
     const s = await startSim();
     const shop = s.sim.shops.main;
     // A customer waiting for a callback, who calls again, and has given consent (a plain y sends).
+    const { lead: first, contact } = await consentingCallerWaiting(s);
     const callbacks = (await s.client().getInbox({ filter: 'callbacks', limit: 100 })).open_leads;
-    const first = callbacks.find((row) => {
-      const { contact } = simContactOfLead(s.sim, row.id);
-      return simConsent(s.sim, contact.phone) === true && /^[\p{L} .'-]+$/u.test(contact.name);
-    });
-    if (!first) throw new Error('the seed has no consenting caller waiting for a callback');
-    const { contact } = simContactOfLead(s.sim, first.id);
     const tui = await startTui({
       sim: s,
       columns: 120,
