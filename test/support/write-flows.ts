@@ -278,3 +278,14 @@ export async function consentingCallerWaiting(s: { sim: Simulator; client(): Sho
   }
   throw new Error('the seed has no consenting caller waiting for a callback');
 }
+
+/**
+ * A time zone where it is mid-afternoon now (a fixed offset, Etc/GMT±N), so that a send is never in
+ * quiet hours whenever the suite runs, while every clock of the inbox, the simulator and the notices
+ * stays the same real one.
+ */
+export function afternoonZone(now: number = Date.now()): string {
+  const offset = ((((15 - new Date(now).getUTCHours()) % 24) + 36) % 24) - 12;
+  // Etc/GMT names count the other way: Etc/GMT-3 is three hours ahead of UTC.
+  return offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
+}

@@ -11,6 +11,7 @@ import { countsOf } from '../../src/wallboard/wallboard-data.js';
 import { startSim } from '../support/sim.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import {
+  afternoonZone,
   confirmTheSend,
   consentingCallerWaiting,
   recordWire,
@@ -21,8 +22,6 @@ import {
 
 /** Nothing is read again on its own within a test: only what the test or a key asks for. */
 const STILL = { visibleMs: 600_000, headerMs: 600_000, backgroundMs: 600_000, rareMs: 600_000 };
-/** The UI's clock (quiet hours, ages): mid-afternoon in the shop's zone, whenever the suite runs. */
-const AFTERNOON = () => Date.parse('2026-11-18T15:00:00Z');
 
 const number = (pattern: RegExp, text: string): number => {
   const match = pattern.exec(text);
@@ -92,8 +91,8 @@ describe('the count of missed calls with no reply', () => {
       columns: 120,
       rows: 40,
       intervals: STILL,
-      now: AFTERNOON,
-      session: { timeZone: 'UTC' },
+      // Mid-afternoon in the shop's zone whenever the suite runs: the send is outside quiet hours.
+      session: { timeZone: afternoonZone() },
     });
     const titles = watchTitles(tui);
     await waitStartup(tui);

@@ -10,6 +10,7 @@ import { inboxRows } from '../../src/store/selectors.js';
 import { startSim } from '../support/sim.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import {
+  afternoonZone,
   confirmTheSend,
   consentingCallerWaiting,
   faultOnNext,
@@ -65,8 +66,7 @@ describe('a reply the shop files under another lead of the contact', () => {
       sim: s,
       columns: 100,
       rows: 40,
-      now: () => Date.parse('2026-11-18T15:00:00Z'),
-      session: { timeZone: 'UTC' },
+      session: { timeZone: afternoonZone() },
     });
     await waitStartup(tui);
     // From the older missed call's thread.
