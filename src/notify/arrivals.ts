@@ -88,16 +88,27 @@ function remember(set: Set<string>, key: string): void {
 
 /**
  * Call with each new state; returns what arrived since the last call. `startedAt`: when this
- * process started (a record dated after it is news even in its list's first copy).
+ * process started (a record dated after it is news even in its list's first copy). A list the store
+ * forgot (another key took over: it may be another shop's) starts again from a new baseline, taken
+ * then: what the new key's first copy holds is not news either.
  */
-export function createArrivals(startedAt: number = Date.now()): (state: AppState) => Arrival[] {
+export function createArrivals(
+  startedAt: number = Date.now(),
+  now: () => number = Date.now,
+): (state: AppState) => Arrival[] {
   const copies = new Map<NotifyEvent, unknown>();
   const known = new Map<NotifyEvent, Set<string>>();
+  const baselineAt = new Map<NotifyEvent, number>();
   const told = new Set<string>();
   return (state) => {
     const arrived: Arrival[] = [];
     for (const source of SOURCES) {
       const copy = source.copy(state);
+      if (copy === undefined && copies.get(source.event) !== undefined) {
+        copies.delete(source.event);
+        known.delete(source.event);
+        baselineAt.set(source.event, now());
+      }
       if (copy === undefined || copies.get(source.event) === copy) continue;
       copies.set(source.event, copy);
       const items = source.items(state);
@@ -108,7 +119,7 @@ export function createArrivals(startedAt: number = Date.now()): (state: AppState
         if (seen.has(item.key)) continue;
         remember(seen, item.key);
         // What was there at start-up is not news, now or later.
-        if (baseline && !(Date.parse(item.at) > startedAt)) continue;
+        if (baseline && !(Date.parse(item.at) > (baselineAt.get(source.event) ?? startedAt))) continue;
         if (told.has(item.key)) continue;
         remember(told, item.key);
         arrived.push({ event: source.event, text: item.text });

@@ -56,11 +56,11 @@ export function startNotifier({ store, settings, write, tmux }: NotifierOptions)
   const arrivals = createArrivals();
   const wanted = new Set(settings.events);
   let lastTitle: string | undefined;
-  let countsFrom: [unknown, unknown] = [undefined, undefined];
+  let countsFrom: unknown[] = [];
   const onChange = (state: AppState) => {
     // Most changes are keys and frames: the counts are looked at only when a read brought new ones.
-    const from: [unknown, unknown] = [state.me.data, state.inbox.open.data];
-    const newCounts = from[0] !== countsFrom[0] || from[1] !== countsFrom[1];
+    const from = [state.me.data, state.inbox.open.data, state.inbox.callbacks.data];
+    const newCounts = from.some((data, index) => data !== countsFrom[index]);
     countsFrom = from;
     if (settings.title && newCounts) {
       const title = titleOf(state);

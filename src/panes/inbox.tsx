@@ -8,9 +8,16 @@ import { memo, useMemo } from 'react';
 import type { InboundPreview, InboxLead } from '../contract/resources.js';
 import type { Slot } from '../poller/refresh-plan.js';
 import { type AppState, isWide } from '../store/app-store.js';
-import { listCount } from '../store/counts.js';
+import { callbackCount, listCount, openLeadCount } from '../store/counts.js';
 import { inboundId } from '../store/seen.js';
-import { inboxList, leadOfPreview, searchText, selectedLead, threadLeadId } from '../store/selectors.js';
+import {
+  inboxList,
+  leadOfPreview,
+  repliedFromHere,
+  searchText,
+  selectedLead,
+  threadLeadId,
+} from '../store/selectors.js';
 import { useAppState, useClockNow, useTheme } from '../ui/app-context.js';
 import { ListWindow } from '../ui/components/list-window.js';
 import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
@@ -118,11 +125,9 @@ function InboxPane({ height, width, focused }: PaneProps) {
   const loaded = useAppState((state) => statusOf(state.inbox[state.inboxFilter]));
   const rows = useAppState((state) => inboxList(state).rows);
   const loadedCount = useAppState((state) => state.inbox[state.inboxFilter].data?.open_leads.length ?? 0);
-  // What /me counts of this list: more than a page means the title says so.
+  // The list's count as the header, Today and the title give it: more than a page means the title says so.
   const total = useAppState((state) =>
-    state.inboxFilter === 'open'
-      ? state.me.data?.inbox_pulse.open_leads
-      : state.me.data?.inbox_pulse.needs_callback,
+    state.inboxFilter === 'open' ? openLeadCount(state) : callbackCount(state),
   );
   const selected = useSelectedIndex('inbox', inboxList);
   const previews = useAppState((state) => state.inbox.open.data?.latest_inbound ?? []);
@@ -204,6 +209,8 @@ export const inboxPane: PaneDescriptor = {
     of: inboxList,
     noun: 'lead',
     rowLabel: (lead: InboxLead) => oneLine(lead.contact_name),
+    // A reply sent from here answers its missed calls: the lead leaving the callbacks list is no surprise.
+    leftBecauseOfUs: (state: AppState, id: string) => repliedFromHere(state, id),
   },
   reads,
   seen: ['leads', 'inbound'],

@@ -73,8 +73,28 @@ function EntryHead({ entry, selected }: { entry: Entry; selected: boolean }) {
   );
 }
 
-/** One terminal line of the thread: a text's first line, or a line of its body. */
-type ThreadLine = { entry: number; head: boolean; text: string };
+/** "12 Jun 14:03 · water heater": when the lead came, and its job when a list read shows it. */
+export function filedLeadLabel(state: AppState, leadId: string): string {
+  const detail = state.leads[leadId]?.data;
+  const row = (['open', 'callbacks'] as const)
+    .map((filter) => state.inbox[filter].data?.open_leads.find((lead) => lead.id === leadId))
+    .find((found) => found !== undefined);
+  const createdAt = detail?.lead.created_at ?? row?.created_at;
+  const what = row ? oneLine(row.job_type) : detail ? `from ${enumLabel(detail.lead.source)}` : undefined;
+  return [createdAt ? dateTime(createdAt) : `id ${oneLine(leadId)}`, what].filter(Boolean).join(' · ');
+}
+
+/** The lead the selected text was filed under by the service, when it was sent from this thread. */
+const filedUnderOfSelected = (state: AppState): string | undefined => {
+  const entry = selectedThreadEntry(state);
+  return entry?.kind === 'outgoing' ? entry.filedUnder : undefined;
+};
+
+/**
+ * One terminal line of the thread: a text's first line, a line of its body, or of a note under its first
+ * line (where the shop filed a text sent from here).
+ */
+type ThreadLine = { entry: number; head: boolean; text: string; note?: boolean };
 
 /**
  * Which lines of the thread are on screen, scrolled by lines: the newest text
@@ -135,6 +155,14 @@ function ThreadPane({ height, width, columns, focused }: PaneProps) {
     const contactId = openLead(state)?.contact.id;
     return state.contacts.data?.items.find((contact) => contact.id === contactId)?.email;
   });
+  // The leads the shop filed texts sent from this thread under, named for the notes below those texts.
+  const filedLeads = useAppState((state) => {
+    const names: Record<string, string> = {};
+    for (const entry of threadList(state).rows)
+      if (entry.kind === 'outgoing' && entry.filedUnder)
+        names[entry.filedUnder] = filedLeadLabel(state, entry.filedUnder);
+    return names;
+  });
   const contentRows = frameContentRows(height);
   // Inside the frame: borders and padding take 4.
   const textWidth = (typeof width === 'number' ? width : columns) - 4;
@@ -168,6 +196,12 @@ function ThreadPane({ height, width, columns, focused }: PaneProps) {
   const areaRows = Math.max(1, contentRows - headerRows);
   const lines: ThreadLine[] = entries.flatMap((entry, index) => [
     { entry: index, head: true, text: '' },
+    ...(entry.kind === 'outgoing' && entry.filedUnder
+      ? wrapLines(
+          `↳ the shop filed it under the lead of ${filedLeads[entry.filedUnder] ?? ''} · enter opens it`,
+          textWidth,
+        ).map((text) => ({ entry: index, head: false, text, note: true }))
+      : []),
     // Wrapped as it will be drawn (display fitting can change widths: joined emoji come apart).
     ...wrapLines(displayText(entryText(entry)), textWidth).map((text) => ({
       entry: index,
@@ -226,7 +260,7 @@ function ThreadPane({ height, width, columns, focused }: PaneProps) {
           return line.head ? (
             <EntryHead key={key} entry={entry} selected={focused && line.entry === selected} />
           ) : (
-            <Text key={key} wrap="truncate-end">
+            <Text key={key} wrap="truncate-end" {...(line.note ? { color: theme.accent } : {})}>
               {line.text || ' '}
             </Text>
           );
@@ -268,6 +302,22 @@ export const threadPane: PaneDescriptor = {
       label: 'back to the list the thread came from (Inbox or Contacts)',
       hint: 'back',
       run: (context) => context.ui.leaveThread(),
+    },
+    {
+      id: 'open',
+      mode: 'pane',
+      pane: 'thread',
+      keys: ['enter'],
+      label: 'open the thread the shop filed the selected text under',
+      hint: 'open filed',
+      when: (context) =>
+        filedUnderOfSelected(context.state())
+          ? true
+          : 'only a text the shop filed under another lead opens a thread',
+      run: (context) => {
+        const leadId = filedUnderOfSelected(context.state());
+        if (leadId) context.ui.openThread({ list: 'lead', leadId });
+      },
     },
     copyCommand('thread', (context) => {
       const entry = selectedThreadEntry(context.state());

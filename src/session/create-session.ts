@@ -26,11 +26,11 @@ import {
   type AppState,
   type AppStore,
   createAppStore,
-  initialState,
   type KeyRecovery,
   type ReadOnlyReason,
   type Template,
   type View,
+  withoutServerData,
 } from '../store/app-store.js';
 import { approveAction } from '../user-actions/approve-action.js';
 import type { ActionContext } from '../user-actions/context.js';
@@ -121,27 +121,6 @@ export interface SessionHubPort {
   writer(): ShopClient;
   /** Run when the session closes. */
   onClose(stop: () => void): void;
-}
-
-/** What was read with a key: none of it is kept when another key takes over (it may be another shop's). */
-function withoutServerData(state: AppState): Partial<AppState> {
-  const fresh = initialState();
-  return {
-    me: fresh.me,
-    today: fresh.today,
-    billing: fresh.billing,
-    texting: fresh.texting,
-    inbox: fresh.inbox,
-    contacts: { ...fresh.contacts, query: state.contacts.query },
-    leads: fresh.leads,
-    reviews: fresh.reviews,
-    actions: fresh.actions,
-    drafts: fresh.drafts,
-    decisions: fresh.decisions,
-    seen: fresh.seen,
-    // A thread pinned to an inbound text is a record of the old shop; a list's highlight is not.
-    threadFrom: state.threadFrom.list === 'inbound' ? fresh.threadFrom : state.threadFrom,
-  };
 }
 
 export function createSession(options: SessionOptions): Session {
@@ -266,6 +245,7 @@ export function createSession(options: SessionOptions): Session {
       // The hub of the old key is not this key's: the new key's calls go straight to the API.
       remote = undefined;
       for (const stop of closers.splice(0)) stop();
+      // What was read with the old key goes: it may be another shop's (src/store/app-store.ts, STATE_FIELDS).
       store.setState((s) => ({
         ...withoutServerData(s),
         fatal: undefined,

@@ -105,14 +105,18 @@ function callerFor(world: World, shop: SimShop, rng: Random, now: number): SimCo
   return contact;
 }
 
-function missedCall(
+function missedCall(world: World, shop: SimShop, rng: Random, now: number): LiveEvent {
+  return missedCallFrom(callerFor(world, shop, rng, now), world, shop, rng, now).event;
+}
+
+/** A call from this contact that nobody answered: a new missed-call lead, sometimes with a text. */
+export function missedCallFrom(
+  contact: SimContact,
   world: World,
   shop: SimShop,
   rng: Random,
   now: number,
-  caller: SimContact = callerFor(world, shop, rng, now),
-): LiveEvent {
-  const contact = caller;
+): { event: LiveEvent; lead: SimLead } {
   const jobType = rng.pick(JOB_TYPES);
   const lead: SimLead = {
     id: newId(world, () => rng.hex(10), 'lead'),
@@ -140,7 +144,7 @@ function missedCall(
     { kind: 'missed_call', summary, createdAt: now },
     { kind: 'lead_created', summary: leadCreatedSummary(lead, contact), createdAt: now },
   );
-  return { kind: 'missed_call', summary };
+  return { event: { kind: 'missed_call', summary }, lead };
 }
 
 function newReview(world: World, shop: SimShop, rng: Random, now: number): LiveEvent {
@@ -245,7 +249,7 @@ export function applyLiveEventOfKind(
  * unless one of this name already has this number (a test's second customer
  * of the same name, another number).
  */
-export function missedCallFrom(
+export function missedCallFromCaller(
   caller: { name: string; phone: string },
   world: World,
   shop: SimShop,
@@ -257,7 +261,7 @@ export function missedCallFrom(
     throw new Error(`${caller.phone} is ${known.name}'s number in this shop, not ${caller.name}'s`);
   const contact = known ?? makeContact(world, rng, caller.name, caller.phone, false, now);
   if (!known) shop.contacts.push(contact);
-  return missedCall(world, shop, rng, now, contact);
+  return missedCallFrom(contact, world, shop, rng, now).event;
 }
 
 export function applyLiveEvent(world: World, shop: SimShop, rng: Random, now: number): LiveEvent {

@@ -9,7 +9,13 @@ import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { createSimulatorApp, type SimulatorEnv, type SimulatorState } from './app.js';
 import { FaultInjector, type FaultRates } from './faults.js';
-import { applyLiveEvent, applyLiveEventOfKind, type LiveEvent, missedCallFrom } from './live.js';
+import {
+  applyLiveEvent,
+  applyLiveEventOfKind,
+  type LiveEvent,
+  missedCallFrom,
+  missedCallFromCaller,
+} from './live.js';
 import { receiveText } from './operations.js';
 import { createRandom } from './random.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -54,6 +60,8 @@ export interface Simulator {
   receiveText(leadId: string, body: string, shop?: keyof SeededShops): void;
   /** A call from this person is missed now: a new lead (and contact, for a new number; names may repeat). */
   missedCallFrom(caller: { name: string; phone: string }): LiveEvent;
+  /** A call from this contact is missed now (a customer who calls again): returns the new lead's id. */
+  missedCall(contactId: string, shop?: keyof SeededShops): string;
   listen(options?: { host?: string; port?: number }): Promise<RunningSimulator>;
   /** Stops the live timer, releases hanging requests and closes every listener. */
   close(): Promise<void>;
@@ -154,11 +162,16 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     },
     tick,
     inject: (kind) => applyLiveEventOfKind(kind, world, shops.main, rng, now()),
-    missedCallFrom: (caller) => missedCallFrom(caller, world, shops.main, rng, now()),
+    missedCallFrom: (caller) => missedCallFromCaller(caller, world, shops.main, rng, now()),
     receiveText(leadId, body, shop = 'main') {
       const lead = shops[shop].leads.find((candidate) => candidate.id === leadId);
       if (!lead) throw new Error(`no lead ${leadId} in the ${shop} shop`);
       receiveText({ world, now: now(), nextIdPart: state.nextIdPart }, shops[shop], lead, body);
+    },
+    missedCall(contactId, shop = 'main') {
+      const contact = shops[shop].contacts.find((candidate) => candidate.id === contactId);
+      if (!contact) throw new Error(`no contact ${contactId} in the ${shop} shop`);
+      return missedCallFrom(contact, world, shops[shop], rng, now()).lead.id;
     },
     listen({ host = '127.0.0.1', port = 0 } = {}) {
       return new Promise((resolve, reject) => {

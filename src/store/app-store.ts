@@ -34,12 +34,14 @@ export type PaneId = string;
 
 /**
  * Where the Thread pane takes its lead from: the lead highlighted in the
- * Inbox, the lead of the contact highlighted in Contacts, or the lead of an
- * inbound text opened with i (a text, so one lead) when the Inbox as shown
- * does not list it. Never a lead remembered apart from its list: what the
- * thread shows is what `c` there texts.
+ * Inbox, the lead of the contact highlighted in Contacts, or one lead: an
+ * inbound text's opened with i when the Inbox as shown does not list it, the
+ * lead the shop filed a sent text under (enter on it), or the lead a reply was
+ * just sent from while its thread was focused, when that reply took it off
+ * its list (a callback answered). Never a lead remembered apart from what
+ * staff chose: what the thread shows is what `c` there texts.
  */
-export type ThreadSource = { list: 'inbox' } | { list: 'contacts' } | { list: 'inbound'; leadId: string };
+export type ThreadSource = { list: 'inbox' } | { list: 'contacts' } | { list: 'lead'; leadId: string };
 
 /** What a failed request left behind: enough to explain it, nothing secret. */
 export interface RequestFailure {
@@ -247,6 +249,11 @@ export interface AppState {
   /** Replies drafted here, by the id of the action that holds each (Actions shows their text). */
   draftedReplies: Record<string, DraftedReply>;
   outbox: OutgoingText[];
+  /**
+   * For each text sent from here (by localId), the ids of its contact's texts the inbox had read when it
+   * was confirmed: none of them is its copy (src/store/sent-copies.ts).
+   */
+  textIdsBeforeSend: Record<string, readonly string[]>;
 
   // What staff are doing
   focus: PaneId;
@@ -373,6 +380,7 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     decisions: {},
     draftedReplies: {},
     outbox: [],
+    textIdsBeforeSend: {},
     focus: 'inbox',
     selection: {},
     inboxFilter: 'open',
@@ -405,6 +413,90 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     quitting: false,
     presence: { others: 0, composingElsewhere: [] },
   };
+}
+
+/**
+ * What each field of the state holds:
+ * - `server`: read from the shop with the current key (directly or through the key's hub), derived from
+ *   such reads, or bound to the shop's records (a selected lead, a question about an action, the composer's
+ *   recipient). None of it outlives the key: another key may be another shop's (withoutServerData).
+ * - `staff`: what staff typed or chose (texts typed, filters, orders, panes, overlays).
+ * - `process`: this process's own state (the screen's size, settings, the connection, the message log, the
+ *   texts this terminal confirmed: each is bound to its key by the sender, and kept to say what became of it).
+ * Every field is listed (the type requires it), so a new one cannot be forgotten when a key changes.
+ */
+export const STATE_FIELDS = {
+  me: 'server',
+  today: 'server',
+  billing: 'server',
+  texting: 'server',
+  apiSpec: 'server',
+  inbox: 'server',
+  contacts: 'server',
+  leads: 'server',
+  reviews: 'server',
+  actions: 'server',
+  drafts: 'server',
+  decisions: 'server',
+  draftedReplies: 'server',
+  outbox: 'process',
+  textIdsBeforeSend: 'server',
+  focus: 'staff',
+  selection: 'server',
+  inboxFilter: 'staff',
+  actionsFilter: 'staff',
+  inboxOrder: 'staff',
+  reviewOrder: 'staff',
+  unrepliedOnly: 'staff',
+  threadFrom: 'server',
+  search: 'staff',
+  searching: 'staff',
+  composer: 'server',
+  composerWaiting: 'server',
+  composed: 'staff',
+  prompt: 'server',
+  helpOpen: 'staff',
+  helpScroll: 'staff',
+  palette: 'staff',
+  notice: 'process',
+  log: 'process',
+  logOpen: 'staff',
+  logScroll: 'staff',
+  columns: 'process',
+  rows: 'process',
+  configTimeZone: 'process',
+  machineTimeZone: 'process',
+  phoneZones: 'server',
+  templates: 'process',
+  templatesProblem: 'process',
+  templatePicker: 'server',
+  view: 'process',
+  readOnly: 'process',
+  readOnlyReason: 'process',
+  fatal: 'process',
+  keyMode: 'process',
+  connection: 'process',
+  seen: 'server',
+  quitting: 'process',
+  presence: 'server',
+  sharing: 'server',
+} as const satisfies Record<keyof AppState, 'server' | 'staff' | 'process'>;
+
+/** The fields of the state that are the shop's data, read with the current key. */
+export const SERVER_DATA_FIELDS: readonly (keyof AppState)[] = (
+  Object.keys(STATE_FIELDS) as (keyof AppState)[]
+).filter((field) => STATE_FIELDS[field] === 'server');
+
+/**
+ * The update that forgets every field of server data (back to how a new process starts), for when
+ * another key takes over. What staff typed stays: the texts (c on the same contact brings one back), the
+ * filters, and the contacts search, whose answer alone goes.
+ */
+export function withoutServerData(state: AppState): Partial<AppState> {
+  const fresh = initialState();
+  const reset: Record<string, unknown> = {};
+  for (const field of SERVER_DATA_FIELDS) reset[field] = fresh[field];
+  return { ...(reset as Partial<AppState>), contacts: { ...fresh.contacts, query: state.contacts.query } };
 }
 
 export function createAppStore(options: AppStoreOptions = {}): AppStore {

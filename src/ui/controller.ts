@@ -184,7 +184,7 @@ export function createController(options: ControllerOptions) {
   /** i: an inbound text's lead, highlighted in the Inbox when the Inbox as shown lists it, so the two agree. */
   const openInboundThread = (leadId: string) => {
     const at = inboxRows(get()).findIndex((lead) => lead.id === leadId);
-    if (at === -1) return openThread({ list: 'inbound', leadId });
+    if (at === -1) return openThread({ list: 'lead', leadId });
     select('inbox', at);
     openThread({ list: 'inbox' });
   };

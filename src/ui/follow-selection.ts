@@ -9,7 +9,14 @@
 import { PANES, panesOnScreen } from '../panes/registry.js';
 import type { AppState, AppStore, Notice } from '../store/app-store.js';
 import { reconcileSelection } from '../store/selection.js';
-import { selectionOf, threadSubject } from '../store/selectors.js';
+import {
+  contactRows,
+  inboxRows,
+  repliedFromHere,
+  selectionOf,
+  threadLeadId,
+  threadSubject,
+} from '../store/selectors.js';
 import { recipientLabel } from '../text/recipient.js';
 
 /** What staff change themselves: when one of these changed, a list changed because they asked. */
@@ -31,6 +38,13 @@ const asked = (state: AppState) => [
 export const visible = (state: AppState, pane: string) =>
   panesOnScreen(state).some((each) => each.id === pane);
 
+/** Whether the list a thread follows still holds this lead (Contacts: a contact whose lead it is). */
+function listed(state: AppState, list: 'inbox' | 'contacts', leadId: string): boolean {
+  if (list === 'inbox') return inboxRows(state).some((lead) => lead.id === leadId);
+  const contactId = state.leads[leadId]?.data?.contact.id;
+  return contactId !== undefined && contactRows(state).some((contact) => contact.id === contactId);
+}
+
 export function followSelections(store: AppStore, now: () => number = Date.now): () => void {
   let previous = asked(store.getState());
   /** The name of each pane's selected record, for saying which one left. */
@@ -39,6 +53,8 @@ export function followSelections(store: AppStore, now: () => number = Date.now):
   const identities = new Map<string, unknown>(
     PANES.map((pane) => [pane.id, pane.list?.identity?.(store.getState())]),
   );
+  /** The lead the Thread pane showed after the last update. */
+  let shownThread = threadLeadId(store.getState());
   const update = (state: AppState) => {
     const current = asked(state);
     const quiet = current.some((value, index) => value !== previous[index]);
@@ -92,6 +108,24 @@ export function followSelections(store: AppStore, now: () => number = Date.now):
         tone: 'warning',
         at: now(),
       };
+    }
+    // The thread staff work in keeps the lead their own reply took off its list (a callback answered):
+    // a reply is no reason to show them another customer's thread.
+    const shown = shownThread;
+    const next = threadLeadId({ ...state, selection });
+    shownThread = next;
+    if (
+      shown !== undefined &&
+      next !== shown &&
+      !quiet &&
+      state.focus === 'thread' &&
+      state.threadFrom.list !== 'lead' &&
+      repliedFromHere(state, shown) &&
+      !listed(state, state.threadFrom.list, shown)
+    ) {
+      shownThread = shown;
+      store.setState({ selection, threadFrom: { list: 'lead', leadId: shown } });
+      return;
     }
     if (selection !== state.selection) store.setState({ selection, ...(notice ? { notice } : {}) });
   };

@@ -20,11 +20,13 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
 import type { OutboxDamageReport, OutboxPersistence } from '../outbox/outbox-file.js';
-import type { ComposerTarget, OutgoingText } from '../store/app-store.js';
+import type { AppState, ComposerTarget, OutgoingText } from '../store/app-store.js';
 import { plural } from '../store/counts.js';
 import { withUnsentText } from '../store/line-editor.js';
 import { recipientLabel } from '../text/recipient.js';
 import { type ActionContext, enterReadOnlyFromServer, notify } from './context.js';
+import { findSentCopy } from './find-sent-copy.js';
+import { contactTexts } from './pre-send-facts.js';
 
 /** After this long a waiting text is never tried again automatically: the key's replay window is 24 h. */
 export const AUTO_RETRY_WINDOW_MS = 23 * 60 * 60 * 1000;
@@ -211,7 +213,14 @@ export class TextSender {
     store.setState((state) => {
       const composed = { ...state.composed };
       delete composed[target.contactId];
-      return { outbox: trim([...state.outbox, text]), composed, prompt: undefined, composer: undefined };
+      const outbox = trim([...state.outbox, text]);
+      return {
+        outbox,
+        textIdsBeforeSend: idsBeforeSend(state, outbox, text),
+        composed,
+        prompt: undefined,
+        composer: undefined,
+      };
     });
     if (!this.persistence) {
       void this.attempt(text.localId);
@@ -407,11 +416,13 @@ export class TextSender {
           : `Sent to ${recipientOf(text)}.`,
         'success',
       );
+      // A reply may answer missed calls and move leads on: the lists and the counts are read again.
       this.context.poller.invalidate(
-        ...(text.leadId ? [{ kind: 'lead' as const, id: text.leadId }] : []),
         { kind: 'inbox', filter: 'callbacks' },
         { kind: 'me' },
+        { kind: 'inbox', filter: 'open' },
       );
+      void findSentCopy(this.context, text).catch(() => undefined);
     } catch (error) {
       this.failed(text, error);
     }
@@ -508,6 +519,21 @@ function describeDamage(damage: OutboxDamageReport): string {
 
 /** "Tom Kowalski (+15035550117)": two customers may share a name, never a number. */
 const recipientOf = (text: OutgoingText) => recipientLabel({ name: text.contactName, phone: text.phone });
+
+/** The ids of the contact's texts read so far, kept for the new text (and only for texts still in the outbox). */
+function idsBeforeSend(
+  state: AppState,
+  outbox: readonly OutgoingText[],
+  text: OutgoingText,
+): AppState['textIdsBeforeSend'] {
+  const kept: AppState['textIdsBeforeSend'] = {};
+  for (const { localId } of outbox) {
+    const ids = state.textIdsBeforeSend[localId];
+    if (ids) kept[localId] = ids;
+  }
+  kept[text.localId] = contactTexts(state, text.contactId).map((message) => message.id);
+  return kept;
+}
 
 function trim(outbox: OutgoingText[]): OutgoingText[] {
   const finished = outbox.filter(

@@ -5,7 +5,7 @@
  */
 import type { InboxLead } from '../contract/resources.js';
 import type { AppState } from '../store/app-store.js';
-import { LIST_LIMIT } from '../store/counts.js';
+import { callbackCount, LIST_LIMIT } from '../store/counts.js';
 
 /** A count as shown: "-" until read, "100+" when a full page was counted. */
 export interface Counts {
@@ -23,7 +23,8 @@ export function countsOf(state: AppState): Counts {
   const sameDay = open?.filter((lead) => String(lead.urgency) === 'same_day').length;
   const fullPage = open !== undefined && open.length >= LIST_LIMIT;
   return {
-    missed: count(me?.inbox_pulse.needs_callback),
+    // The header's callbacks: the same definition, so the title, the wallboard and the inbox agree.
+    missed: count(callbackCount(state)),
     sameDay: sameDay === undefined ? '-' : `${sameDay}${fullPage ? '+' : ''}`,
     reviews: count(me?.reviews_pulse.unreplied),
     approvals: count(me?.pending_actions),

@@ -10,10 +10,13 @@ import { describe, expect, it } from 'vitest';
 import type { InboxLead } from '../../src/contract/resources.js';
 import { inboxRows, openLead, selectedContact, selectedLead } from '../../src/store/selectors.js';
 import { oneLine } from '../../src/ui/format.js';
+import { startSim } from '../support/sim.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import {
   confirmTheSend,
+  consentingCallerWaiting,
   recordWire,
+  SEND_QUESTION,
   selectLeadByPhone,
   simContactOfLead,
   startupLoaded,
@@ -156,6 +159,36 @@ describe('the thread is the lead the Inbox highlights', () => {
     await tui.waitFor(() => shownLeadId(tui) === neighbour.lead.id);
     await tui.press('c');
     await waitComposer(tui, neighbour.contact.id);
+  });
+
+  it('80×24: a reply from the thread answers the callback, and the thread stays on that lead', async () => {
+    const s = await startSim();
+    const { lead, contact } = await consentingCallerWaiting(s);
+    const tui = await startTui({ sim: s, columns: 80, rows: 24, intervals: QUIET });
+    await firstLoad(tui, startupLoaded);
+    await tui.press('f');
+    await tui.waitFor((_frame, state) => inboxRows(state).some((row) => row.id === lead.id));
+    const at = inboxRows(tui.state()).findIndex((row) => row.id === lead.id);
+    await tui.press(...Array.from({ length: at }, () => 'j'), KEYS.tab);
+    await tui.waitFor(() => shownLeadId(tui) === lead.id);
+    const title = `Thread — ${contact.name} (${contact.phone})`;
+    await tui.waitFor(title);
+
+    await tui.press('c');
+    await waitComposer(tui, contact.id);
+    await tui.press('Calling you back now.', KEYS.enter);
+    await tui.waitFor(SEND_QUESTION);
+    await confirmTheSend(tui);
+    await tui.waitFor(`Sent to ${contact.name} (${contact.phone}).`);
+    // The callbacks list is read again without the answered call: the thread is still the reply's.
+    await tui.waitFor((_frame, state) => !inboxRows(state).some((row) => row.id === lead.id));
+    expect(tui.state().threadFrom).toEqual({ list: 'lead', leadId: lead.id });
+    expect(titleLine(tui.frame())).toContain(title);
+    await tui.press('c');
+    expect(tui.state().composer?.contactId).toBe(contact.id);
+    // Back in the Inbox, the thread follows its highlight again.
+    await tui.press(KEYS.escape, KEYS.escape);
+    expect(tui.state().threadFrom).toEqual({ list: 'inbox' });
   });
 
   it('f and a filter: the thread follows the list as shown, and says so when it highlights nothing', async () => {
@@ -310,7 +343,7 @@ describe('a thread opened from Contacts, or from an inbound text', () => {
 
     // Not listed (the missed calls are shown): the thread is that lead, alone, whatever arrives.
     await tui.press('1', 'f', 'i');
-    expect(tui.state().threadFrom).toEqual({ list: 'inbound', leadId: lead.id });
+    expect(tui.state().threadFrom).toEqual({ list: 'lead', leadId: lead.id });
     let frame = plain(await tui.waitFor(titleOf(lead)));
     expect(frame).not.toContain('Inbox — ');
     const other = rows.find((each) => each.id !== lead.id);

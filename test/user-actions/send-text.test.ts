@@ -83,10 +83,12 @@ describe('TextSender', () => {
     await flush();
     expect(calls).toEqual([{ contactId: 'ct_1', body: 'Hello', idempotencyKey: confirmed.idempotencyKey }]);
     expect(text()).toMatchObject({ state: 'sent', attempts: 1 });
+    // The reply may have answered missed calls: the lists and counts are read again (the threads
+    // where the service lists the text are read by the sender itself: test/ui/thread-after-send).
     expect(invalidate).toHaveBeenCalledWith(
-      { kind: 'lead', id: 'lead_1' },
       { kind: 'inbox', filter: 'callbacks' },
       { kind: 'me' },
+      { kind: 'inbox', filter: 'open' },
     );
   });
 
