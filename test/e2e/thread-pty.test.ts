@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { PROBE_ID_PREFIX } from '../../src/api/key-mode-probe.js';
 import type { Inbox } from '../../src/contract/resources.js';
 import { startSim } from '../support/sim.js';
 import { simConsent } from '../support/write-flows.js';
@@ -82,7 +83,9 @@ it('80×24: highlight a lead, leads arrive, tab: the thread names that lead; c, 
   t.send('y');
   await t.waitForText(`Sent to ${named}.`);
 
-  const posts = s.sim.requests.list().filter((request) => request.method === 'POST');
+  const posts = s.sim.requests
+    .list()
+    .filter((request) => request.method === 'POST' && !request.path.includes(PROBE_ID_PREFIX));
   expect(posts.map((request) => [request.path, request.status])).toEqual([
     [`/v1/contacts/${contactId}/messages`, 200],
   ]);
