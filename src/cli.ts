@@ -25,6 +25,9 @@ const COMMANDS: Record<string, () => Promise<Run>> = {
   contacts: async () => (await import('./cli/list-commands.js')).runContactsCommand,
   reviews: async () => (await import('./cli/list-commands.js')).runReviewsCommand,
   actions: async () => (await import('./cli/list-commands.js')).runActionsCommand,
+  send: async () => (await import('./cli/send-command.js')).runSendCommand,
+  approve: async () => (await import('./cli/approve-command.js')).runApproveCommand,
+  check: async () => (await import('./cli/check-command.js')).runCheckCommand,
 };
 
 async function main(argv: string[]): Promise<number> {
