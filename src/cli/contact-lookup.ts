@@ -69,7 +69,7 @@ export async function findContact(client: ShopClient, given: string): Promise<Co
   if (byId.length > 0) return oneOf(byId, `the id ${said(wanted)}`);
   if (wanted.length > 100)
     throw new CommandFailure(`no contact has the id or the name "${said(wanted)}…"`, 'not_found', EXIT.error);
-  const found = await client.getContacts({ q: wanted, limit: 100 });
+  const found = await client.getContacts({ q: wanted.replace(/\s+/g, ' '), limit: 100 });
   const byName = found.items.filter((contact) => foldName(contact.name) === foldName(wanted));
   if (byName.length === 0)
     throw new CommandFailure(
