@@ -215,9 +215,9 @@ describe('shop-inbox send: the checks', () => {
     const piped = await runCli(['send', contact.id], envOf(t, clock), 'Two lines\nof text\n');
     expect(piped.status).toBe(0);
     expect(textsReceived(t, contact, 'Two lines\nof text')).toBe(1);
-    const escape = await runCli(['send', contact.id, '--body', 'a\u001b[2Jb'], envOf(t, clock));
-    expect(escape.status).toBe(2);
-    expect(escape.stderr).toMatch(/control character \(U\+001B at character 2\)/);
+    const withEscape = await runCli(['send', contact.id, '--body', 'a\u001b[2Jb'], envOf(t, clock));
+    expect(withEscape.status).toBe(2);
+    expect(withEscape.stderr).toMatch(/control character \(U\+001B at character 2\)/);
     expect((await runCli(['send', contact.id], envOf(t, clock), '  \n')).status).toBe(2);
     expect((await runCli(['send'], envOf(t, clock))).status).toBe(2);
     expect(
