@@ -11,7 +11,8 @@
  */
 import type { z } from 'zod';
 
-const RAW_BUT_ACTIVE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** JSON.stringify writes every C0 control as an escape, so raw ones are only its own line breaks: kept. */
+const RAW_BUT_ACTIVE = /(?!\n)[\p{Cc}\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 
 /** JSON text of `value` with no character a terminal acts on. */
 export function terminalSafeJson(value: unknown): string {
