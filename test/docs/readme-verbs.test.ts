@@ -19,19 +19,19 @@ import { CLI_OUTPUTS } from '../../src/contract/cli-output.js';
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
-export function commandsTable(): string {
+function commandsTable(): string {
   const rows = NAMED_VERBS.map((verb) => `| \`${cell(usageLine(verb))}\` | ${cell(verb.summary)} |`);
   return ['| command | what it does |', '|---|---|', ...rows].join('\n');
 }
 
-export function optionsTable(verb: VerbSpec): string {
+function optionsTable(verb: VerbSpec): string {
   const rows = Object.entries(verb.options)
     .filter(([name]) => name !== 'help')
     .map(([name, option]) => `| \`${cell(optionLabel(name, option))}\` | ${cell(option.help)} |`);
   return [`| \`${verb.name}\` option | meaning |`, '|---|---|', ...rows].join('\n');
 }
 
-export function exitTable(codes: ReadonlyArray<{ code: number; meaning: string }>, title: string): string {
+function exitTable(codes: ReadonlyArray<{ code: number; meaning: string }>, title: string): string {
   return [
     `| ${title} | meaning |`,
     '|---|---|',
@@ -39,7 +39,7 @@ export function exitTable(codes: ReadonlyArray<{ code: number; meaning: string }
   ].join('\n');
 }
 
-export function metricsTable(): string {
+function metricsTable(): string {
   const rows = Object.entries(CHECK_METRICS).map(
     ([label, metric]) =>
       `| \`${label}\` | ${cell(metric.help)} | ${metric.unit || '—'} | ${metric.warn ? `\`${metric.warn}\`` : '—'} | ${metric.crit ? `\`${metric.crit}\`` : '—'} |`,
