@@ -137,6 +137,12 @@ describe('shop-inbox check', () => {
     expect(refused.status).toBe(2);
     expect(refused.stdout).toMatch(/^SHOP-INBOX CRITICAL - the shop's API refused the key: .*\n$/);
     expect(refused.stdout).not.toContain('shk_rotated');
+    // Not a question of reaching the API: CRITICAL whatever --unreachable says.
+    const refusedAnyway = await runCli(
+      ['check', '--unreachable', 'unknown'],
+      envOf(t, { SHOP_API_KEY: 'shk_rotated' }),
+    );
+    expect(refusedAnyway.status).toBe(2);
     t.sim.faults.rateLimitBurst(10, 3600);
     const limited = await runCli(['check'], envOf(t));
     expect(limited.status).toBe(3);
