@@ -393,6 +393,32 @@ describe('shop-inbox send: exactly once', () => {
   }
 });
 
+describe('shop-inbox send: the outbox of others', () => {
+  it('takes over only its own text: another text left waiting in the outbox stays for the inbox', async () => {
+    const { t, contact, clock } = await shopWithCustomer();
+    const outbox = OutboxFile.forKey(home.env(), t.baseUrl, t.sim.tokens.write);
+    await outbox.save([
+      {
+        localId: 'left-by-a-crash',
+        contactId: 'ct_someone_else',
+        contactName: 'Someone Else',
+        phone: '+15035550177',
+        body: 'A text another process confirmed',
+        idempotencyKey: '0b7a2c9e-7a51-4f0e-9a57-3d1c0b2a9e11',
+        confirmedAt: Date.now(),
+        state: 'waiting',
+        attempts: 1,
+      },
+    ]);
+    // Given up, as a process that ended leaves it: any process of the key may take it.
+    await outbox.release();
+    const result = await runCli(['send', contact.id, '--body', 'Hi'], envOf(t, clock));
+    expect(result.status).toBe(0);
+    expect((await outbox.inspect()).waiting).toBe(1);
+    expect(await sendRequests(t)).toHaveLength(1);
+  });
+});
+
 describe('shop-inbox send: untrusted text', () => {
   it('a hostile contact name reaches the terminal defanged, and --json as the same data', async () => {
     const { t, contact, clock } = await shopWithCustomer();
