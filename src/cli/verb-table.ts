@@ -410,8 +410,8 @@ export function usageLine(verb: VerbSpec): string {
 }
 
 /** Lines "  LABEL   help", the helps aligned, wrapped at 100 columns. */
-function aligned(rows: ReadonlyArray<[string, string]>): string {
-  const width = Math.min(28, Math.max(...rows.map(([label]) => label.length)) + 2);
+function aligned(rows: ReadonlyArray<[string, string]>, widest = 28): string {
+  const width = Math.min(widest, Math.max(...rows.map(([label]) => label.length)) + 2);
   return rows
     .map(([label, help]) => {
       const pad = label.length + 2 > width ? `\n${' '.repeat(width + 2)}` : ' '.repeat(width - label.length);
@@ -451,15 +451,21 @@ export function verbHelp(verb: VerbSpec): string {
 /** What `shop-inbox --help` prints: every command, then the environment. */
 export function mainHelp(version: string): string {
   const commands = aligned(
-    Object.values(VERBS as Record<string, VerbSpec>).map((verb) => [usageLine(verb), verb.summary]),
+    [
+      ...Object.values(VERBS as Record<string, VerbSpec>).map((verb): [string, string] => [
+        usageLine(verb),
+        verb.summary,
+      ]),
+      ['shop-inbox --demo', 'open the inbox on the built-in demo shop'],
+      ['shop-inbox --version', 'the version'],
+    ],
+    40,
   );
   return `shop-inbox ${version}: a keyboard-driven terminal inbox for a shop's front desk,
 on the shop operations API v1.
 
 Commands:
 ${commands}
-  shop-inbox --demo          open the inbox on the built-in demo shop
-  shop-inbox --version       the version
 
 Every command: shop-inbox COMMAND --help
 The inbox's options:
