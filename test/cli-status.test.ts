@@ -125,13 +125,13 @@ describe('shop-inbox status', () => {
     expect(result.status).toBe(0);
   });
 
-  it('explains a refused key in plain words, exit 1', async () => {
+  it('explains a refused key in plain words, exit 4 (not allowed)', async () => {
     const t = await startSim();
     const result = await runCli(['status'], {
       SHOP_API_BASE_URL: t.baseUrl,
       SHOP_API_KEY: 'shk_rotated_long_ago',
     });
-    expect(result.status).toBe(1);
+    expect(result.status).toBe(4);
     expect(result.stderr).toMatch(/refused the key: it is missing, truncated, or was rotated/);
     expect(result.stderr).toMatch(/assistant connection/);
     expect(result.stderr).not.toContain('shk_rotated_long_ago');
@@ -143,7 +143,7 @@ describe('shop-inbox status', () => {
       SHOP_API_BASE_URL: t.baseUrl,
       SHOP_API_KEY: t.sim.tokens.no_subscription,
     });
-    expect(result.status).toBe(1);
+    expect(result.status).toBe(4);
     expect(result.stderr).toMatch(/plan cannot use the API/);
   });
 

@@ -4,7 +4,6 @@
  * piped key is read from stdin; in a terminal it is asked for without echo.
  * The key is never taken from argv and never printed.
  */
-import { parseArgs } from 'node:util';
 import { BaseUrlError, parseBaseUrl } from '../api/base-url.js';
 import { createShopClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
@@ -17,29 +16,11 @@ import { configFilePath, keyFilePath } from '../config/paths.js';
 import { sanitize } from '../text/sanitize.js';
 import { InputCancelled, isTerminal, readHiddenLine } from './hidden-input.js';
 import { describeKeyMode, learnKeyMode } from './key-mode-words.js';
+import { parseVerbArgs } from './parse-verb.js';
 
 import { UsageError } from './usage-error.js';
+import { VERBS, verbHelp } from './verb-table.js';
 import { VERSION } from './version.js';
-
-export const LOGIN_USAGE = `Usage: shop-inbox login [--base-url URL] [--read-only] [--no-verify]
-
-Checks the shop's API key (GET /me), asks what it may do (write or read-only, with a
-write that changes nothing) and saves it for this user, so other commands need no
-SHOP_API_KEY. In a terminal the key is asked for without echo; otherwise it
-is read from standard input:  shop-inbox login < keyfile  or  … | shop-inbox login
-A key is never accepted as a flag: other users of this machine can see flags with ps.
-
-Saved in $XDG_CONFIG_HOME/shop-inbox (default ~/.config/shop-inbox, mode 700):
-the key in "key" (mode 600), the base URL and read-only choice in "config.json".
-
-Options:
-  --base-url URL   the shop's API root, https://host/…/v1
-                   (default: SHOP_API_BASE_URL, then the one saved before)
-  --read-only      send nothing but reads with this login (kept by later logins;
-                   remove read_only from config.json to undo)
-  --no-verify      save the key without checking it (when the shop cannot be reached)
-Exit status: 0 saved, 1 refused or not saved, 2 usage error, 130 cancelled with ctrl-c.
-`;
 
 export interface LoginIo {
   stdin: NodeJS.ReadableStream;
@@ -117,18 +98,9 @@ export async function runLoginCommand(
   env: NodeJS.ProcessEnv,
   io: LoginIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
 ): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      'base-url': { type: 'string' },
-      'read-only': { type: 'boolean', default: false },
-      'no-verify': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
-    io.stdout.write(LOGIN_USAGE);
+  const { values, help } = parseVerbArgs(VERBS.login, args);
+  if (help) {
+    io.stdout.write(verbHelp(VERBS.login));
     return 0;
   }
   const existing = await readExistingConfig(env, io);

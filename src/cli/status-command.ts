@@ -5,21 +5,25 @@
  * key's outbox holds (texts waiting, damage, damaged files kept aside). Like
  * `gh auth status`: the first thing to run against a real shop.
  */
-import { parseArgs } from 'node:util';
 import { createShopClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import { explainApiError } from '../api/explain-error.js';
+import type { KeyModeAnswer } from '../api/key-mode-probe.js';
 import { capText } from '../api/limits.js';
 import { KeyModeFile } from '../config/key-mode-file.js';
 import type { ResolvedSettings } from '../config/settings.js';
+import { type StatusOutput, StatusOutput as StatusSchema } from '../contract/cli-output.js';
 import type { Billing, ShopOverview, TextingSetup } from '../contract/resources.js';
 import { explainOutboxError } from '../outbox/outbox-error.js';
 import { OutboxFile, type OutboxInspection } from '../outbox/outbox-file.js';
 import { plural } from '../store/counts.js';
 import { sanitize } from '../text/sanitize.js';
+import { EXIT } from './exit-codes.js';
+import { writeJson } from './json-output.js';
 import { describeKeyMode, learnKeyMode } from './key-mode-words.js';
-import { SHOP_FLAGS, settingsOrExplain } from './shop-settings.js';
-import { STATUS_USAGE } from './usage.js';
+import { parseVerbArgs } from './parse-verb.js';
+import { settingsOrExplain } from './shop-settings.js';
+import { describeFailure, reportFailure } from './verb-runner.js';
+import { VERBS, verbHelp } from './verb-table.js';
 import { VERSION } from './version.js';
 
 /** Longest value printed from the server: a name of a megabyte must not fill the terminal. */
@@ -118,19 +122,46 @@ const KEY_SOURCE: Record<ResolvedSettings['keySource'], string> = {
   config: 'the saved login',
 };
 
+/** The outbox as --json gives it. */
+function outboxOutput(outbox: OutboxInspection | { path: string; problem: string }): StatusOutput['outbox'] {
+  if ('problem' in outbox) return outbox;
+  return {
+    path: outbox.path,
+    waiting: outbox.waiting,
+    others: outbox.others,
+    damage: outbox.damage
+      ? { unreadable_bytes: outbox.damage.unreadableBytes, cut_short: outbox.damage.incomplete }
+      : null,
+    kept_aside: outbox.keptAside.map((kept) => ({
+      path: kept.path,
+      unreadable_bytes: kept.unreadableBytes,
+      recovered: kept.recovered,
+    })),
+  };
+}
+
+function keyModeOutput(answer: KeyModeAnswer | undefined): StatusOutput['key_mode'] {
+  if (!answer) return { mode: 'read', why: 'read_only is set in config.json', source: 'config' };
+  return { mode: answer.mode, why: answer.mode === 'unknown' ? answer.why : null, source: 'shop' };
+}
+
 export async function runStatusCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: { ...SHOP_FLAGS, help: { type: 'boolean', short: 'h', default: false } },
-  });
-  if (values.help) {
-    process.stdout.write(STATUS_USAGE);
+  const { values, help } = parseVerbArgs(VERBS.status, args);
+  if (help) {
+    process.stdout.write(verbHelp(VERBS.status));
     return 0;
   }
+  const json = values.json === true;
+  const io = { stdout: process.stdout, stderr: process.stderr };
   // Exactly as the inbox finds them: --base-url, --key-file, the environment, the saved login.
-  const settings = await settingsOrExplain(values, env);
-  if (!settings) return 1;
+  let problem = '';
+  const settings = await settingsOrExplain(values, env, (message) => {
+    problem = message;
+  });
+  if (!settings) {
+    reportFailure(io, json, { code: 'settings', message: problem, exitCode: EXIT.error });
+    return EXIT.error;
+  }
   const client = createShopClient({
     baseUrl: settings.baseUrl,
     apiKey: settings.apiKey,
@@ -149,6 +180,18 @@ export async function runStatusCommand(args: string[], env: NodeJS.ProcessEnv): 
         ? undefined
         : learnKeyMode(client, KeyModeFile.forKey(env, settings.baseUrl, settings.apiKey)),
     ]);
+    if (json) {
+      writeJson(StatusSchema, {
+        base_url: client.baseUrl,
+        key_source: settings.keySource,
+        key_mode: keyModeOutput(keyMode),
+        me,
+        billing,
+        texting,
+        outbox: outboxOutput(await outbox),
+      });
+      return EXIT.ok;
+    }
     const mode = keyMode
       ? describeKeyMode(keyMode)
       : "read-only: read_only is set in config.json (the key's own mode is not asked, since that takes a write)";
@@ -159,8 +202,12 @@ export async function runStatusCommand(args: string[], env: NodeJS.ProcessEnv): 
     return 0;
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    process.stderr.write(`shop-inbox: ${explainApiError(error)}\n`);
-    process.stdout.write(formatOutbox(await outbox));
-    return 1;
+    const failure = describeFailure(error);
+    if (!failure) throw error;
+    // The outbox matters most when the shop cannot be reached: said on stderr beside the failure.
+    if (json) process.stderr.write(formatOutbox(await outbox));
+    else process.stdout.write(formatOutbox(await outbox));
+    reportFailure(io, json, failure);
+    return failure.exitCode;
   }
 }

@@ -161,16 +161,25 @@ export class OutboxFile implements OutboxPersistence {
   }
 
   load(): Promise<OutgoingText[]> {
+    return this.take(() => true);
+  }
+
+  /**
+   * Takes over only the texts of this key that `match` picks among those whose writer no longer runs (a
+   * command sending one text resumes that text, and leaves the others to the inbox). Returns them.
+   */
+  take(match: (text: OutgoingText) => boolean): Promise<OutgoingText[]> {
     return this.exclusive((entries) => {
       const taken: OutgoingText[] = [];
       const next = entries.map((entry) => {
         const parsed = StoredText.safeParse(entry);
-        // Another key's text, or one this version cannot read: never taken, kept as it is.
         if (!parsed.success || parsed.data.keyId !== this.keyId) return entry;
         if (this.owned.has(parsed.data.localId)) return entry;
         const { owner } = parsed.data;
         if (owner && !isThisProcess(owner) && isAlive(owner)) return entry;
-        taken.push(toOutgoing(parsed.data));
+        const text = toOutgoing(parsed.data);
+        if (!match(text)) return entry;
+        taken.push(text);
         return { ...(entry as object), owner: thisProcess() };
       });
       return {
