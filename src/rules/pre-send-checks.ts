@@ -12,13 +12,8 @@
  * function to CHECKS; the composer, the confirmation and the tests read the
  * findings, never the checks.
  */
-import type { CustomerZones } from '../time-zones/customer-zones.js';
-import {
-  type CustomerTime,
-  customerTime,
-  QUIET_END_HOUR,
-  QUIET_START_HOUR,
-} from '../time-zones/quiet-hours.js';
+import type { CustomerZones } from './customer-zones.js';
+import { type CustomerTime, customerTime, QUIET_END_HOUR, QUIET_START_HOUR } from './quiet-hours.js';
 
 export type FindingLevel = 'block' | 'strong' | 'warn';
 

@@ -4,9 +4,10 @@
  * store, once per number: the pre-send checks read them from there. Nothing is
  * looked up, and the phone libraries are not loaded, until a composer opens.
  */
+
+import { lookupPhoneZones, type PhoneZoneLookup, type PhoneZoneOptions } from '../rules/phone-zones.js';
 import type { AppState, AppStore } from '../store/app-store.js';
 import { shopTextingNumber } from '../user-actions/pre-send-facts.js';
-import { lookupPhoneZones, type PhoneZoneLookup, type PhoneZoneOptions } from './phone-zones.js';
 
 /** The number a text is being written to: the composer's, the send question's, or a lead's still being read. */
 function recipientPhone(state: AppState): string | undefined {

@@ -9,6 +9,7 @@ import type { Contact, InboxLead } from '../contract/resources.js';
 import type { PaneDescriptor } from '../panes/pane.js';
 import { PANES, paneById } from '../panes/registry.js';
 import type { Slot } from '../poller/refresh-plan.js';
+import { confirmationFor, preSendChecks, preSendSummary } from '../rules/pre-send-checks.js';
 import {
   ACTION_FILTERS,
   type AppState,
@@ -50,13 +51,12 @@ import {
   unsentCount,
 } from '../store/selectors.js';
 import { recipientLabel } from '../text/recipient.js';
-import { confirmationFor, preSendChecks, preSendSummary } from '../user-actions/pre-send-checks.js';
+import { insertableText } from '../text/text-filter.js';
 import { arrivedSince, preSendFacts, withSeenTexts } from '../user-actions/pre-send-facts.js';
 import { fillTemplate, variablesFor } from '../user-actions/templates.js';
 import { copyableText, osc52 } from './clipboard.js';
 import { templateItems } from './commands/template-items.js';
 import { oneLine } from './format.js';
-import { insertableText } from './input/text-filter.js';
 
 export interface ControllerServices {
   poller: { refreshVisible(): void; refreshAll(): void; request(slot: Slot): void };

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CustomerZones } from '../../src/time-zones/customer-zones.js';
+import type { CustomerZones } from '../../src/rules/customer-zones.js';
 import {
   confirmationFor,
   type Finding,
@@ -19,7 +19,7 @@ import {
   type PreSendFacts,
   preSendChecks,
   unfilledVariables,
-} from '../../src/user-actions/pre-send-checks.js';
+} from '../../src/rules/pre-send-checks.js';
 
 const NOON_UTC = Date.parse('2026-11-21T12:00:00Z');
 

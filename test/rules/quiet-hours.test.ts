@@ -12,10 +12,10 @@ import {
   type PhoneZonesState,
   type ShopZone,
   shopZoneOf,
-} from '../../src/time-zones/customer-zones.js';
-import type { PhoneZones } from '../../src/time-zones/phone-zones.js';
-import { customerTime } from '../../src/time-zones/quiet-hours.js';
-import { type PreSendFacts, preSendChecks, preSendSummary } from '../../src/user-actions/pre-send-checks.js';
+} from '../../src/rules/customer-zones.js';
+import type { PhoneZones } from '../../src/rules/phone-zones.js';
+import { type PreSendFacts, preSendChecks, preSendSummary } from '../../src/rules/pre-send-checks.js';
+import { customerTime } from '../../src/rules/quiet-hours.js';
 import { instantAt } from '../support/clock.js';
 
 const ZONES = Intl.supportedValuesOf('timeZone');

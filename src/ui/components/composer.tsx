@@ -17,17 +17,17 @@
 import { Box } from 'ink';
 import { useMemo, useRef } from 'react';
 import stringWidth from 'string-width';
-import type { AppState, ComposerTarget, ConfirmSend } from '../../store/app-store.js';
-import { waitingKey } from '../../store/app-store.js';
-import { emptyLine, type LineText } from '../../store/line-editor.js';
-import { fittedRecipientLabel } from '../../text/recipient.js';
 import {
   type ConsentStatus,
   type Finding,
   type PreSendSummary,
   preSendChecks,
   preSendSummary,
-} from '../../user-actions/pre-send-checks.js';
+} from '../../rules/pre-send-checks.js';
+import type { AppState, ComposerTarget, ConfirmSend } from '../../store/app-store.js';
+import { waitingKey } from '../../store/app-store.js';
+import { emptyLine, type LineText } from '../../store/line-editor.js';
+import { fittedRecipientLabel } from '../../text/recipient.js';
 import { preSendFacts } from '../../user-actions/pre-send-facts.js';
 import { useAppState, useClockNow, useTheme } from '../app-context.js';
 import { block, day, oneLine } from '../format.js';
