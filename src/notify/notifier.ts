@@ -7,8 +7,8 @@
  * events, comes from the config's `notify`.
  */
 import type { AppState, AppStore } from '../store/app-store.js';
+import { createArrivals, NOTIFY_EVENTS, type NotifyEvent } from '../store/arrivals.js';
 import { countsOf } from '../wallboard/wallboard-data.js';
-import { createArrivals, NOTIFY_EVENTS, type NotifyEvent } from './arrivals.js';
 import { BELL, desktopNotification, titleSequence } from './signals.js';
 
 export interface NotifySettings {

@@ -27,12 +27,12 @@
  */
 import { ApiError } from '../api/errors.js';
 import { capText } from '../api/limits.js';
-import type { Session } from '../session/create-session.js';
+import { DEFAULT_SILENCE_MS, type HubLink, type HubLinkEvents, linkToHub } from '../hub/hub-link.js';
+import { checkHubDir, hubDir, hubSocketPath } from '../hub/hub-paths.js';
+import { HubServer, setPresence } from '../hub/hub-server.js';
+import { PROTOCOL_VERSION } from '../hub/protocol.js';
 import { composingContact, type Sharing } from '../store/app-store.js';
-import { DEFAULT_SILENCE_MS, type HubLink, type HubLinkEvents, linkToHub } from './hub-link.js';
-import { checkHubDir, hubDir, hubSocketPath } from './hub-paths.js';
-import { HubServer, setPresence } from './hub-server.js';
-import { PROTOCOL_VERSION } from './protocol.js';
+import type { Session } from './create-session.js';
 
 /** A client reads again this long after the hub would: the hub's read, handed over, comes first. */
 const CLIENT_LAG_MS = 1_500;

@@ -10,8 +10,8 @@ import { KeyModeFile } from '../config/key-mode-file.js';
 import type { KeySource } from '../config/key-watch.js';
 import { OutboxFile } from '../outbox/outbox-file.js';
 import { FIRST_SCREEN } from '../poller/refresh-plan.js';
+import { wallboardReads } from '../poller/wallboard-reads.js';
 import type { Template, View } from '../store/app-store.js';
-import { wallboardReads } from '../wallboard/reads.js';
 import { createSession, type Session } from './create-session.js';
 
 export interface InboxSessionOptions {
@@ -98,7 +98,7 @@ export function startInboxSession(options: InboxSessionOptions): Session {
   }
   // The terminals of one user, shop and key share one poller and one budget (src/hub, loaded only here).
   const env = options.env ?? process.env;
-  void import('../hub/share-session.js')
+  void import('./share-session.js')
     .then(({ shareSession }) => {
       const sharer = shareSession(session, { env, baseUrl: options.baseUrl, apiKey: options.apiKey });
       return Promise.race([sharer.ready, new Promise((resolve) => setTimeout(resolve, HUB_WAIT_MS).unref())]);

@@ -10,7 +10,7 @@
  * also when it leaves the list and comes back. A lead that is both a missed
  * call and a same-day lead is one item.
  */
-import type { AppState } from '../store/app-store.js';
+import type { AppState } from './app-store.js';
 
 export const NOTIFY_EVENTS = ['missed_call', 'inbound_text', 'same_day', 'pending_action'] as const;
 export type NotifyEvent = (typeof NOTIFY_EVENTS)[number];

@@ -6,7 +6,7 @@
 import type { ComponentType, ReactElement } from 'react';
 import { storeData } from '../poller/store-writes.js';
 import type { Session } from '../session/create-session.js';
-import { followPhoneZones } from '../time-zones/follow-phone-zones.js';
+import { followPhoneZones } from '../session/follow-phone-zones.js';
 import { App } from './app.js';
 import { AppServicesContext, ThemeContext } from './app-context.js';
 import { type Clock, createClock } from './clock.js';

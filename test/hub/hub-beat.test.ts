@@ -18,8 +18,8 @@ import { type HubLinkEvents, linkToHub } from '../../src/hub/hub-link.js';
 import { checkHubDir, hubDir, hubSocketPath } from '../../src/hub/hub-paths.js';
 import { HubServer } from '../../src/hub/hub-server.js';
 import { PROTOCOL_VERSION } from '../../src/hub/protocol.js';
-import { shareSession } from '../../src/hub/share-session.js';
 import { createSession, type Session } from '../../src/session/create-session.js';
+import { shareSession } from '../../src/session/share-session.js';
 import { startSim } from '../support/sim.js';
 import { until } from '../support/until.js';
 

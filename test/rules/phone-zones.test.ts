@@ -10,8 +10,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lookupPhoneZones } from '../../src/rules/phone-zones.js';
 import { resolveCustomerZones } from '../../src/rules/resolve-customer-zones.js';
+import { followPhoneZones } from '../../src/session/follow-phone-zones.js';
 import { createAppStore } from '../../src/store/app-store.js';
-import { followPhoneZones } from '../../src/time-zones/follow-phone-zones.js';
 import { until } from '../support/until.js';
 
 /** Area codes wholly in one zone, as the map has them. */

@@ -5,11 +5,11 @@
  * when it leaves a list and comes back.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Arrival, createArrivals } from '../../src/notify/arrivals.js';
 import { storeData } from '../../src/poller/store-writes.js';
+import { wallboardReads } from '../../src/poller/wallboard-reads.js';
 import { createSession, type Session } from '../../src/session/create-session.js';
 import { createAppStore } from '../../src/store/app-store.js';
-import { wallboardReads } from '../../src/wallboard/reads.js';
+import { type Arrival, createArrivals } from '../../src/store/arrivals.js';
 import { startSim, type TestSim } from '../support/sim.js';
 
 const sessions: Session[] = [];
