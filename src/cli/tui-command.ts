@@ -12,6 +12,7 @@ import { type InboxSessionOptions, startInboxSession } from '../session/start-in
 import { loadTemplates, TemplatesError } from '../user-actions/templates.js';
 import { SHOP_FLAGS, settingsOrExplain } from './shop-settings.js';
 import { UsageError } from './usage-error.js';
+import { VERSION } from './version.js';
 
 type ThemeChoice = 'auto' | 'dark' | 'light';
 
@@ -93,7 +94,7 @@ function isThemeChoice(value: string): value is ThemeChoice {
  * checked, before the screen changes, and the inbox is shown.
  */
 async function showInbox(
-  options: Omit<InboxSessionOptions, 'columns' | 'rows'> & {
+  options: Omit<InboxSessionOptions, 'columns' | 'rows' | 'userAgent'> & {
     keys?: ShopInboxConfig['keys'];
     mouse: boolean;
     theme: ThemeChoice;
@@ -111,6 +112,7 @@ async function showInbox(
   const session = startInboxSession({
     ...options,
     ...templates,
+    userAgent: `shop-inbox/${VERSION}`,
     columns: process.stdout.columns ?? 80,
     rows: process.stdout.rows ?? 24,
   });
