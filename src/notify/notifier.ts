@@ -8,7 +8,7 @@
  */
 import type { AppState, AppStore } from '../store/app-store.js';
 import { createArrivals, NOTIFY_EVENTS, type NotifyEvent } from '../store/arrivals.js';
-import { countsOf } from '../wallboard/wallboard-data.js';
+import { waitingCounts } from '../store/counts.js';
 import { BELL, desktopNotification, titleSequence } from './signals.js';
 
 export interface NotifySettings {
@@ -37,7 +37,7 @@ export function notifySettings(config: NotifyConfig | undefined, wallboard: bool
 
 /** "shop-inbox · 3 callbacks · 1 same-day", once the counts are known. */
 export function titleOf(state: AppState): string | undefined {
-  const counts = countsOf(state);
+  const counts = waitingCounts(state);
   if (counts.missed === '-' || counts.sameDay === '-') return undefined;
   return `shop-inbox · ${counts.missed} ${counts.missed === '1' ? 'callback' : 'callbacks'} · ${counts.sameDay} same-day`;
 }
