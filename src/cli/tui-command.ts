@@ -117,8 +117,8 @@ async function showInbox(
     rows: process.stdout.rows ?? 24,
   });
   const [{ runInbox }, { buildKeymap, KeymapError }] = await Promise.all([
-    import('../ui/run-inbox.js'),
-    import('../ui/commands/keymap.js'),
+    import('../shell/run-inbox.js'),
+    import('../shell/commands/keymap.js'),
   ]);
   try {
     buildKeymap(options.keys);

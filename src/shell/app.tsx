@@ -9,18 +9,18 @@
 import { Box } from 'ink';
 import type { PaneDescriptor } from '../panes/pane.js';
 import { paneById, panesOnScreen } from '../panes/registry.js';
-import { useAppState, useServices } from './app-context.js';
+import { useAppState, useServices } from '../ui-kit/app-context.js';
+import { Text } from '../ui-kit/components/text.js';
+import { useClickable, WHEEL_ROWS } from '../ui-kit/mouse.js';
 import { Composer, useComposerView } from './components/composer.js';
 import { FatalScreen } from './components/fatal-screen.js';
 import { Header } from './components/header.js';
-import { HelpOverlay } from './components/help-overlay.js';
-import { LogOverlay } from './components/log-overlay.js';
-import { Palette } from './components/palette.js';
 import { StatusBar } from './components/status-bar.js';
 import { Tabs } from './components/tabs.js';
-import { TemplatePicker } from './components/template-picker.js';
-import { Text } from './components/text.js';
-import { useClickable, WHEEL_ROWS } from './mouse.js';
+import { HelpOverlay } from './overlays/help-overlay.js';
+import { LogOverlay } from './overlays/log-overlay.js';
+import { Palette } from './overlays/palette.js';
+import { TemplatePicker } from './overlays/template-picker.js';
 
 const HEADER_ROWS = 3;
 /** Below this the panes cannot show a usable list; 80×24 is the size everything is designed for. */

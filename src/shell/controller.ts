@@ -52,11 +52,11 @@ import {
 } from '../store/selectors.js';
 import { recipientLabel } from '../text/recipient.js';
 import { insertableText } from '../text/text-filter.js';
+import { copyableText, osc52 } from '../ui-kit/clipboard.js';
+import { oneLine } from '../ui-kit/format.js';
 import { arrivedSince, preSendFacts, withSeenTexts } from '../user-actions/pre-send-facts.js';
 import { fillTemplate, variablesFor } from '../user-actions/templates.js';
-import { copyableText, osc52 } from './clipboard.js';
 import { templateItems } from './commands/template-items.js';
-import { oneLine } from './format.js';
 
 export interface ControllerServices {
   poller: { refreshVisible(): void; refreshAll(): void; request(slot: Slot): void };

@@ -7,18 +7,18 @@ import type { ComponentType, ReactElement } from 'react';
 import { storeData } from '../poller/store-writes.js';
 import type { Session } from '../session/create-session.js';
 import { followPhoneZones } from '../session/follow-phone-zones.js';
+import { AppServicesContext, ThemeContext } from '../ui-kit/app-context.js';
+import { type Clock, createClock } from '../ui-kit/clock.js';
+import type { CommandContext } from '../ui-kit/commands/command.js';
+import { type InputSourceOptions, readTerminalInput } from '../ui-kit/input/input-source.js';
+import { createMouse } from '../ui-kit/mouse.js';
+import { THEMES, type Theme } from '../ui-kit/theme.js';
 import { App } from './app.js';
-import { AppServicesContext, ThemeContext } from './app-context.js';
-import { type Clock, createClock } from './clock.js';
-import type { CommandContext } from './commands/command.js';
 import { createDispatcher, type Dispatcher } from './commands/dispatch.js';
 import { buildKeymap, type Keymap, type UserKeys } from './commands/keymap.js';
 import { createController } from './controller.js';
 import { followSelections } from './follow-selection.js';
-import { type InputSourceOptions, readTerminalInput } from './input/input-source.js';
-import { createMouse } from './mouse.js';
 import { followNewMarks } from './new-marks.js';
-import { THEMES, type Theme } from './theme.js';
 
 export interface InboxUi {
   element: ReactElement;

@@ -9,7 +9,7 @@
 import type { AppState, AppStore } from '../store/app-store.js';
 import { createArrivals, NOTIFY_EVENTS, type NotifyEvent } from '../store/arrivals.js';
 import { waitingCounts } from '../store/counts.js';
-import { BELL, desktopNotification, titleSequence } from './signals.js';
+import { BELL, desktopNotification, titleSequence } from '../ui-kit/terminal-signals.js';
 
 export interface NotifySettings {
   title: boolean;

@@ -5,17 +5,17 @@
  */
 import { render } from 'ink';
 import type { ShopInboxConfig } from '../config/config-file.js';
-import { notifySettings, startNotifier } from '../notify/notifier.js';
 import { visibleReads } from '../panes/visible-reads.js';
 import { wallboardReads } from '../poller/wallboard-reads.js';
 import type { Session } from '../session/create-session.js';
 import type { View } from '../store/app-store.js';
+import { editExternally } from '../ui-kit/external-editor.js';
+import { enterFullScreen } from '../ui-kit/terminal.js';
+import { followTerminalSize } from '../ui-kit/terminal-size.js';
+import { chooseTheme, type ThemeChoice } from '../ui-kit/theme.js';
 import type { UserKeys } from './commands/keymap.js';
-import { editExternally } from './external-editor.js';
 import { createInboxUi } from './inbox-ui.js';
-import { enterFullScreen } from './terminal.js';
-import { followTerminalSize } from './terminal-size.js';
-import { chooseTheme, type ThemeChoice } from './theme.js';
+import { notifySettings, startNotifier } from './notifier.js';
 
 export interface RunInboxOptions {
   /** The user's keys from the config file. */

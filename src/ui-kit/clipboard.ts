@@ -11,8 +11,9 @@
  * base64-encoded, so nothing in it can end the sequence or start another.
  * (No npm package does only this; the sequence is a few bytes.)
  */
-import { tmuxPassthrough } from '../notify/signals.js';
+
 import { sanitize } from '../text/sanitize.js';
+import { tmuxPassthrough } from './terminal-signals.js';
 
 /** At most this many characters are copied (a text is at most 1600; links and phones far less). */
 export const COPY_LIMIT = 4_000;

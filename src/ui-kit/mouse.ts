@@ -6,9 +6,9 @@
  */
 import type { DOMElement } from 'ink';
 import { useEffect, useRef } from 'react';
+import type { Controller } from '../shell/controller.js';
 import type { AppStore } from '../store/app-store.js';
 import { useServices } from './app-context.js';
-import type { Controller } from './controller.js';
 import type { MouseEvent } from './input/key-event.js';
 
 export interface ClickHandlers {

@@ -8,7 +8,7 @@
  */
 import { closeSync, openSync } from 'node:fs';
 import { isatty } from 'node:tty';
-import { POP_TITLE, PUSH_TITLE } from '../notify/signals.js';
+import { POP_TITLE, PUSH_TITLE } from './terminal-signals.js';
 
 /** Alternate screen, then bracketed paste. */
 const ENTER = '\u001B[?1049h\u001B[?2004h';

@@ -8,10 +8,10 @@
 import { Box } from 'ink';
 import { memo } from 'react';
 import { type WaitingCounts, waitingCounts } from '../store/counts.js';
-import { useAppState, useClockNow, useServices, useTheme } from '../ui/app-context.js';
-import { Text } from '../ui/components/text.js';
-import { age, oneLine } from '../ui/format.js';
-import { fg } from '../ui/theme.js';
+import { useAppState, useClockNow, useServices, useTheme } from '../ui-kit/app-context.js';
+import { Text } from '../ui-kit/components/text.js';
+import { age, oneLine } from '../ui-kit/format.js';
+import { fg } from '../ui-kit/theme.js';
 import { bigText, bigWidth, GLYPH_HEIGHT } from './big-digits.js';
 import { dataReadAt, newestTexts, oldestMissedCall, waited } from './wallboard-data.js';
 

@@ -6,7 +6,7 @@
  * and after a reply answers some. Against the simulator over a real socket.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { notifySettings, startNotifier } from '../../src/notify/notifier.js';
+import { notifySettings, startNotifier } from '../../src/shell/notifier.js';
 import { waitingCounts } from '../../src/store/counts.js';
 import { startSim } from '../support/sim.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';

@@ -5,10 +5,15 @@
  * where text is typed, and nothing elsewhere: a paste is never keys.
  */
 import type { AppState, AppStore } from '../../store/app-store.js';
+import {
+  applies,
+  type Command,
+  type CommandContext,
+  hiddenWhenReadOnly,
+} from '../../ui-kit/commands/command.js';
+import type { InputBatch } from '../../ui-kit/input/input-source.js';
+import { keyName, type MouseEvent } from '../../ui-kit/input/key-event.js';
 import type { Controller } from '../controller.js';
-import type { InputBatch } from '../input/input-source.js';
-import { keyName, type MouseEvent } from '../input/key-event.js';
-import { applies, type Command, type CommandContext, hiddenWhenReadOnly } from './command.js';
 import { type KeyContext, type Keymap, TEXT_CONTEXTS } from './keymap.js';
 
 export function contextOf(state: AppState): KeyContext {

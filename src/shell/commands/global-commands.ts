@@ -5,7 +5,7 @@
 
 import { PANES } from '../../panes/registry.js';
 import { pageSize, unsentCount } from '../../store/selectors.js';
-import type { Command, CommandContext } from './command.js';
+import type { Command, CommandContext } from '../../ui-kit/commands/command.js';
 
 const global = (command: Omit<Command, 'mode'>): Command => ({ mode: 'global', ...command });
 

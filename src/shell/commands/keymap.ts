@@ -6,8 +6,8 @@
  * where text is typed, or enter on "yes" are refused in plain words.
  */
 import { PANES } from '../../panes/registry.js';
-import { parseKeyName } from '../input/key-event.js';
-import type { Command, Mode } from './command.js';
+import type { Command, Mode } from '../../ui-kit/commands/command.js';
+import { parseKeyName } from '../../ui-kit/input/key-event.js';
 import { ALL_COMMANDS } from './registry.js';
 
 /** A screen state that decides what keys do: an overlay, a text being typed, or a pane. */

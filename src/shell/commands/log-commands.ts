@@ -3,7 +3,7 @@
  * approved, drafted, errors), with its time and whole text, newest first.
  * `L` opens it from any pane; a notice cut to fit the status line is whole here.
  */
-import type { Command } from './command.js';
+import type { Command } from '../../ui-kit/commands/command.js';
 
 export const OPEN_LOG: Command = {
   id: 'log',

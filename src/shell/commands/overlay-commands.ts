@@ -2,7 +2,7 @@
  * Commands of what covers the panes: a question (y/n; enter never answers
  * yes), the help, the palette, and the full-screen stop of a refused key.
  */
-import type { Command } from './command.js';
+import type { Command } from '../../ui-kit/commands/command.js';
 import { paletteItems } from './palette-items.js';
 
 export const PROMPT_COMMANDS: readonly Command[] = [

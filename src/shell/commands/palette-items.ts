@@ -7,7 +7,7 @@
  */
 import { Fzf, type FzfResultItem } from 'fzf';
 import type { AppState } from '../../store/app-store.js';
-import { type Command, hiddenWhenReadOnly } from './command.js';
+import { type Command, hiddenWhenReadOnly } from '../../ui-kit/commands/command.js';
 import type { Keymap } from './keymap.js';
 
 export interface PaletteItem {

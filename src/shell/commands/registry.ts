@@ -5,7 +5,7 @@
  * palette and read-only mode are all derived from it.
  */
 import { PANES } from '../../panes/registry.js';
-import type { Command } from './command.js';
+import type { Command } from '../../ui-kit/commands/command.js';
 import { GLOBAL_COMMANDS, INTERRUPT } from './global-commands.js';
 import { LOG_COMMANDS, OPEN_LOG } from './log-commands.js';
 import {

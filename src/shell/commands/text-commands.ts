@@ -19,7 +19,7 @@ import {
   moveWordLeft,
   moveWordRight,
 } from '../../store/line-editor.js';
-import type { Command } from './command.js';
+import type { Command } from '../../ui-kit/commands/command.js';
 
 const edit = (command: Omit<Command, 'mode' | 'inPalette'>): Command => ({
   mode: 'edit',

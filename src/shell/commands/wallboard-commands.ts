@@ -3,7 +3,7 @@
  * other key does nothing there (the inbox's keys would act on panes that
  * are not on screen).
  */
-import type { Command } from './command.js';
+import type { Command } from '../../ui-kit/commands/command.js';
 
 export const WALLBOARD_COMMANDS: readonly Command[] = [
   {

@@ -28,12 +28,12 @@ import type { AppState, ComposerTarget, ConfirmSend } from '../../store/app-stor
 import { waitingKey } from '../../store/app-store.js';
 import { emptyLine, type LineText } from '../../store/line-editor.js';
 import { fittedRecipientLabel } from '../../text/recipient.js';
+import { useAppState, useClockNow, useTheme } from '../../ui-kit/app-context.js';
+import { Text } from '../../ui-kit/components/text.js';
+import { block, day, oneLine } from '../../ui-kit/format.js';
+import { type SmsInfo, smsInfo } from '../../ui-kit/sms-info.js';
+import { cursorRowOf, scrollTo, type WrappedRow, wrapRows } from '../../ui-kit/wrap-rows.js';
 import { preSendFacts } from '../../user-actions/pre-send-facts.js';
-import { useAppState, useClockNow, useTheme } from '../app-context.js';
-import { block, day, oneLine } from '../format.js';
-import { type SmsInfo, smsInfo } from '../sms-info.js';
-import { cursorRowOf, scrollTo, type WrappedRow, wrapRows } from '../wrap-rows.js';
-import { Text } from './text.js';
 
 /** The composer's smallest height: border, counts, the summary line, two rows of text. */
 export const COMPOSER_MIN_ROWS = 6;

@@ -7,8 +7,8 @@
 import { Box } from 'ink';
 import type { Fatal } from '../../store/app-store.js';
 import { sanitize } from '../../text/sanitize.js';
-import { useTheme } from '../app-context.js';
-import { Text } from './text.js';
+import { useTheme } from '../../ui-kit/app-context.js';
+import { Text } from '../../ui-kit/components/text.js';
 
 const TITLES: Record<Fatal['kind'], string> = {
   unauthorized: 'The shop’s API refused this key',

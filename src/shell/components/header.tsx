@@ -4,9 +4,9 @@
  */
 import { Box } from 'ink';
 import { headerCounts, plural } from '../../store/counts.js';
-import { useAppState, useTheme } from '../app-context.js';
-import { enumLabel, oneLine } from '../format.js';
-import { Text } from './text.js';
+import { useAppState, useTheme } from '../../ui-kit/app-context.js';
+import { Text } from '../../ui-kit/components/text.js';
+import { enumLabel, oneLine } from '../../ui-kit/format.js';
 
 export function Header() {
   const theme = useTheme();

@@ -7,12 +7,12 @@ import stringWidth from 'string-width';
 import { DEFAULT_KEY_MODE_CHECK_MS } from '../../session/key-mode.js';
 import type { AppState, ConfirmSend } from '../../store/app-store.js';
 import { fittedRecipientLabel } from '../../text/recipient.js';
-import { useAppState, useClockNow, useServices, useTheme } from '../app-context.js';
-import { hints } from '../commands/describe.js';
+import { useAppState, useClockNow, useServices, useTheme } from '../../ui-kit/app-context.js';
+import { hints } from '../../ui-kit/commands/describe.js';
+import { Text } from '../../ui-kit/components/text.js';
+import { oneLine, updatedAgo } from '../../ui-kit/format.js';
+import { displayKey } from '../../ui-kit/input/key-event.js';
 import { contextOf } from '../commands/dispatch.js';
-import { oneLine, updatedAgo } from '../format.js';
-import { displayKey } from '../input/key-event.js';
-import { Text } from './text.js';
 
 /** A notice stays this long; errors stay until the next notice. */
 const NOTICE_MS = 8_000;

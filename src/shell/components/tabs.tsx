@@ -6,9 +6,9 @@
 import { Box } from 'ink';
 import type { PaneDescriptor } from '../../panes/pane.js';
 import { PANES } from '../../panes/registry.js';
-import { useAppState, useServices } from '../app-context.js';
-import { useClickable } from '../mouse.js';
-import { Text } from './text.js';
+import { useAppState, useServices } from '../../ui-kit/app-context.js';
+import { Text } from '../../ui-kit/components/text.js';
+import { useClickable } from '../../ui-kit/mouse.js';
 
 function Tab({ pane, label, focused }: { pane: PaneDescriptor; label: string; focused: boolean }) {
   const { commandContext } = useServices();

@@ -4,10 +4,10 @@
  * that does not apply right now says why.
  */
 import { paneById } from '../../panes/registry.js';
-import { useAppState, useServices } from '../app-context.js';
-import { helpRows } from '../commands/describe.js';
-import { OverlayBox } from './overlay-box.js';
-import { Text } from './text.js';
+import { useAppState, useServices } from '../../ui-kit/app-context.js';
+import { helpRows } from '../../ui-kit/commands/describe.js';
+import { OverlayBox } from '../../ui-kit/components/overlay-box.js';
+import { Text } from '../../ui-kit/components/text.js';
 
 export function HelpOverlay({ height }: { height: number }) {
   const { keymap, commandContext } = useServices();

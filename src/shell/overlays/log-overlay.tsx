@@ -4,11 +4,11 @@
  * message): it passes the one Text component like everything else.
  */
 import { Box } from 'ink';
-import { useAppState, useTheme } from '../app-context.js';
-import { block } from '../format.js';
-import { fg } from '../theme.js';
-import { OverlayBox } from './overlay-box.js';
-import { Text } from './text.js';
+import { useAppState, useTheme } from '../../ui-kit/app-context.js';
+import { OverlayBox } from '../../ui-kit/components/overlay-box.js';
+import { Text } from '../../ui-kit/components/text.js';
+import { block } from '../../ui-kit/format.js';
+import { fg } from '../../ui-kit/theme.js';
 
 const TONE_ROLE = { info: undefined, success: 'success', warning: 'warning', error: 'danger' } as const;
 

@@ -5,12 +5,12 @@
 import { Box } from 'ink';
 import { useMemo } from 'react';
 import { emptyLine } from '../../store/line-editor.js';
-import { useAppState, useServices, useTheme } from '../app-context.js';
-import { applies } from '../commands/command.js';
-import { showKeys } from '../commands/describe.js';
+import { useAppState, useServices, useTheme } from '../../ui-kit/app-context.js';
+import { applies } from '../../ui-kit/commands/command.js';
+import { showKeys } from '../../ui-kit/commands/describe.js';
+import { OverlayBox } from '../../ui-kit/components/overlay-box.js';
+import { Text } from '../../ui-kit/components/text.js';
 import { paletteItems } from '../commands/palette-items.js';
-import { OverlayBox } from './overlay-box.js';
-import { Text } from './text.js';
 
 function Highlighted({ text, positions }: { text: string; positions: ReadonlySet<number> }) {
   const theme = useTheme();

@@ -6,12 +6,12 @@
 import { Box } from 'ink';
 import { useMemo } from 'react';
 import { emptyLine } from '../../store/line-editor.js';
+import { useAppState, useServices } from '../../ui-kit/app-context.js';
+import { OverlayBox } from '../../ui-kit/components/overlay-box.js';
+import { Text } from '../../ui-kit/components/text.js';
+import { block, oneLine } from '../../ui-kit/format.js';
 import { fillTemplate, variablesFor } from '../../user-actions/templates.js';
-import { useAppState, useServices } from '../app-context.js';
 import { templateItems } from '../commands/template-items.js';
-import { block, oneLine } from '../format.js';
-import { OverlayBox } from './overlay-box.js';
-import { Text } from './text.js';
 
 export function TemplatePicker({ height }: { height: number }) {
   const { store } = useServices();

@@ -4,9 +4,10 @@
  * it applies, and what it runs. Dispatch, the help, the hints, the palette,
  * read-only mode and user keymaps all read the same commands.
  */
+
+import type { Keymap } from '../../shell/commands/keymap.js';
+import type { Controller } from '../../shell/controller.js';
 import type { AppState, AppStore, PaneId } from '../../store/app-store.js';
-import type { Controller } from '../controller.js';
-import type { Keymap } from './keymap.js';
 
 /**
  * Where a command works, in priority order: the first mode that is active

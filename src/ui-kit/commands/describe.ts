@@ -6,9 +6,10 @@
  * the process is read-only by choice; with a read-only key the help lists them
  * with why they cannot be used, and the hints leave them out (they do not apply).
  */
+
+import type { KeyContext, Keymap } from '../../shell/commands/keymap.js';
 import { displayKey } from '../input/key-event.js';
 import { applies, type CommandContext, hiddenWhenReadOnly } from './command.js';
-import type { KeyContext, Keymap } from './keymap.js';
 
 export interface HelpRow {
   keys: string;
