@@ -2,10 +2,9 @@
 import { type ComponentType, createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/shallow';
-import type { Keymap } from '../shell/commands/keymap.js';
 import type { AppState, AppStore } from '../store/app-store.js';
 import { type Clock, useNow } from './clock.js';
-import type { CommandContext } from './commands/command.js';
+import type { CommandContext, Keymap } from './commands/command.js';
 import type { Mouse } from './mouse.js';
 import { THEMES, type Theme } from './theme.js';
 

@@ -1,14 +1,12 @@
 /**
  * The mouse: a click on a tab switches to it, a click on a row selects it
  * (and focuses its pane), the wheel moves the selection of the pane under the
- * pointer. Components say where they can be clicked (useClickable); a click
+ * pointer. Components say where they can be clicked (use-clickable.ts); a click
  * goes to the smallest region under it, found from Ink's layout.
  */
 import type { DOMElement } from 'ink';
-import { useEffect, useRef } from 'react';
-import type { Controller } from '../shell/controller.js';
 import type { AppStore } from '../store/app-store.js';
-import { useServices } from './app-context.js';
+import type { ShellControls } from './commands/shell-controls.js';
 import type { MouseEvent } from './input/key-event.js';
 
 export interface ClickHandlers {
@@ -46,7 +44,7 @@ export function screenBox(
 /** Rows the wheel moves a list per notch. */
 const WHEEL_ROWS = 3;
 
-export function createMouse(store: AppStore, ui: Controller): Mouse {
+export function createMouse(store: AppStore, ui: Pick<ShellControls, 'move'>): Mouse {
   const regions = new Set<Region>();
   const under = (event: MouseEvent, want: keyof ClickHandlers) => {
     let best: { region: Region; area: number } | undefined;
@@ -83,19 +81,6 @@ export function createMouse(store: AppStore, ui: Controller): Mouse {
       return () => regions.delete(region);
     },
   };
-}
-
-/** Makes a Box clickable: put the returned ref on it. The handlers may change on every render. */
-export function useClickable(handlers: ClickHandlers) {
-  const { mouse } = useServices();
-  const ref = useRef<DOMElement>(null);
-  const latest = useRef(handlers);
-  latest.current = handlers;
-  useEffect(() => {
-    if (!mouse || !ref.current) return;
-    return mouse.register(ref.current, latest);
-  }, [mouse]);
-  return ref;
 }
 
 export { WHEEL_ROWS };

@@ -10,11 +10,13 @@ import {
   type Command,
   type CommandContext,
   hiddenWhenReadOnly,
+  type KeyContext,
+  type Keymap,
 } from '../../ui-kit/commands/command.js';
 import type { InputBatch } from '../../ui-kit/input/input-source.js';
 import { keyName, type MouseEvent } from '../../ui-kit/input/key-event.js';
 import type { Controller } from '../controller.js';
-import { type KeyContext, type Keymap, TEXT_CONTEXTS } from './keymap.js';
+import { TEXT_CONTEXTS } from './keymap.js';
 
 export function contextOf(state: AppState): KeyContext {
   // The question a refused key's screen asks before quitting is answered there.

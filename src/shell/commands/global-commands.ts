@@ -3,13 +3,14 @@
  * refreshing, the palette; and ctrl-c, which works everywhere.
  */
 
-import { PANES } from '../../panes/registry.js';
+import { PANES, paneById } from '../../panes/registry.js';
 import { pageSize, unsentCount } from '../../store/selectors.js';
 import type { Command, CommandContext } from '../../ui-kit/commands/command.js';
 
 const global = (command: Omit<Command, 'mode'>): Command => ({ mode: 'global', ...command });
 
-const hasList = (context: CommandContext) => (context.ui.pane().list ? true : 'this pane has no list');
+const hasList = (context: CommandContext) =>
+  paneById(context.state().focus).list ? true : 'this pane has no list';
 
 export const GLOBAL_COMMANDS: readonly Command[] = [
   global({

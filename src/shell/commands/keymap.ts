@@ -6,23 +6,9 @@
  * where text is typed, or enter on "yes" are refused in plain words.
  */
 import { PANES } from '../../panes/registry.js';
-import type { Command, Mode } from '../../ui-kit/commands/command.js';
+import type { Command, KeyContext, Keymap, Mode } from '../../ui-kit/commands/command.js';
 import { parseKeyName } from '../../ui-kit/input/key-event.js';
 import { ALL_COMMANDS } from './registry.js';
-
-/** A screen state that decides what keys do: an overlay, a text being typed, or a pane. */
-export type KeyContext =
-  | 'fatal'
-  | 'wallboard'
-  | 'prompt'
-  | 'confirm'
-  | 'help'
-  | 'log'
-  | 'palette'
-  | 'templates'
-  | 'composer'
-  | 'search'
-  | `pane:${string}`;
 
 /** The modes a context consults, in order; the first command found for a key wins. */
 export function modesOf(context: KeyContext): readonly Mode[] {
@@ -90,15 +76,6 @@ export type UserKeys = Record<string, string | readonly string[]>;
 
 export class KeymapError extends Error {
   override name = 'KeymapError';
-}
-
-export interface Keymap {
-  /** The keys of a command, as they are now (the user's, or the defaults). */
-  keysOf(commandId: string): readonly string[];
-  /** The command a key runs in a context, if any. */
-  resolve(context: KeyContext, key: string): Command | undefined;
-  /** The commands of a context, each with its keys. */
-  commands(context: KeyContext): Array<{ command: Command; keys: readonly string[] }>;
 }
 
 const isPrintableKey = (key: string) => [...key].length === 1 || key === 'space';

@@ -7,8 +7,7 @@
  */
 import { Fzf, type FzfResultItem } from 'fzf';
 import type { AppState } from '../../store/app-store.js';
-import { type Command, hiddenWhenReadOnly } from '../../ui-kit/commands/command.js';
-import type { Keymap } from './keymap.js';
+import { type Command, hiddenWhenReadOnly, type Keymap } from '../../ui-kit/commands/command.js';
 
 export interface PaletteItem {
   command: Command;

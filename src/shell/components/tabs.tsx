@@ -8,7 +8,7 @@ import type { PaneDescriptor } from '../../panes/pane.js';
 import { PANES } from '../../panes/registry.js';
 import { useAppState, useServices } from '../../ui-kit/app-context.js';
 import { Text } from '../../ui-kit/components/text.js';
-import { useClickable } from '../../ui-kit/mouse.js';
+import { useClickable } from '../../ui-kit/use-clickable.js';
 
 function Tab({ pane, label, focused }: { pane: PaneDescriptor; label: string; focused: boolean }) {
   const { commandContext } = useServices();

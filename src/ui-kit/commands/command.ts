@@ -4,10 +4,8 @@
  * it applies, and what it runs. Dispatch, the help, the hints, the palette,
  * read-only mode and user keymaps all read the same commands.
  */
-
-import type { Keymap } from '../../shell/commands/keymap.js';
-import type { Controller } from '../../shell/controller.js';
 import type { AppState, AppStore, PaneId } from '../../store/app-store.js';
+import type { ShellControls } from './shell-controls.js';
 
 /**
  * Where a command works, in priority order: the first mode that is active
@@ -33,12 +31,40 @@ export const MODES = [
 ] as const;
 export type Mode = (typeof MODES)[number];
 
+/** A screen state that decides what keys do: an overlay, a text being typed, or a pane. */
+export type KeyContext =
+  | 'fatal'
+  | 'wallboard'
+  | 'prompt'
+  | 'confirm'
+  | 'help'
+  | 'log'
+  | 'palette'
+  | 'templates'
+  | 'composer'
+  | 'search'
+  | `pane:${string}`;
+
+/**
+ * Which command a key runs in each context: built by the shell (src/shell/commands/keymap.ts, the
+ * defaults with a user's keys laid over them), read by the help, the hints and the wallboard.
+ */
+export interface Keymap {
+  /** The keys of a command, as they are now (the user's, or the defaults). */
+  keysOf(commandId: string): readonly string[];
+  /** The command a key runs in a context, if any. */
+  resolve(context: KeyContext, key: string): Command | undefined;
+  /** The commands of a context, each with its keys. */
+  commands(context: KeyContext): Array<{ command: Command; keys: readonly string[] }>;
+}
+
 /** What a command sees when it runs. */
 export interface CommandContext {
   store: AppStore;
   /** The store's current state (keys arrive faster than React re-renders: never a render's copy). */
   state(): AppState;
-  ui: Controller;
+  /** The screen around the panes (the shell's controller). */
+  ui: ShellControls;
   /** The read this key arrived in, and whether it was the last key of that read. */
   input: { batch: number; last: boolean };
   keymap: Keymap;

@@ -7,9 +7,8 @@
  * with why they cannot be used, and the hints leave them out (they do not apply).
  */
 
-import type { KeyContext, Keymap } from '../../shell/commands/keymap.js';
 import { displayKey } from '../input/key-event.js';
-import { applies, type CommandContext, hiddenWhenReadOnly } from './command.js';
+import { applies, type CommandContext, hiddenWhenReadOnly, type KeyContext, type Keymap } from './command.js';
 
 export interface HelpRow {
   keys: string;

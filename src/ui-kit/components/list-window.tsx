@@ -6,7 +6,7 @@
 import { Box } from 'ink';
 import type { ReactNode } from 'react';
 import { useServices } from '../app-context.js';
-import { useClickable } from '../mouse.js';
+import { useClickable } from '../use-clickable.js';
 import { Text } from './text.js';
 
 export interface ListWindowProps<T> {
