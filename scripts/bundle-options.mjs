@@ -74,7 +74,7 @@ const INK_PATCHES = [
        * A changed line was rewritten whole, and each unchanged one cost a
        * move of its own: over SSH, moving the highlight one row sent two full
        * lines. Now only the changed cells of a line are sent, and a run of
-       * unchanged lines is one move (src/ui/terminal-line-update.ts).
+       * unchanged lines is one move (src/ui-kit/terminal-line-update.ts).
        */
       [
         `            buffer.push(ansiEscapes.cursorTo(0) +
@@ -244,7 +244,7 @@ export const patchedInk = {
     pluginBuild.onResolve({ filter: new RegExp(`^${LINE_UPDATE}$`) }, () => ({
       path: resolve(
         pluginBuild.initialOptions.absWorkingDir ?? process.cwd(),
-        'src/ui/terminal-line-update.ts',
+        'src/ui-kit/terminal-line-update.ts',
       ),
     }));
     for (const patch of INK_PATCHES) {

@@ -22,15 +22,15 @@ import { type SendOutput, SendOutput as SendSchema } from '../contract/cli-outpu
 import type { Contact, Message } from '../contract/resources.js';
 import { explainOutboxError } from '../outbox/outbox-error.js';
 import { OutboxFile } from '../outbox/outbox-file.js';
-import type { OutgoingText } from '../store/app-store.js';
-import { recipientLabel } from '../text/recipient.js';
-import { sanitize } from '../text/sanitize.js';
 import {
   confirmationFor,
   type Finding,
   type PreSendSummary,
   preSendSummary,
-} from '../user-actions/pre-send-checks.js';
+} from '../rules/pre-send-checks.js';
+import type { OutgoingText } from '../store/app-store.js';
+import { recipientLabel } from '../text/recipient.js';
+import { sanitize } from '../text/sanitize.js';
 import { AUTO_RETRY_WINDOW_MS } from '../user-actions/send-text.js';
 import { findContact } from './contact-lookup.js';
 import { EXIT, type ExitCode, exitCodeOf } from './exit-codes.js';

@@ -8,9 +8,9 @@
 import type { ShopClient } from '../api/client.js';
 import type { ResolvedSettings } from '../config/settings.js';
 import type { Contact, LeadDetail, Message, TextingSetup } from '../contract/resources.js';
-import type { CustomerZones } from '../time-zones/customer-zones.js';
-import { resolveCustomerZones } from '../time-zones/resolve-customer-zones.js';
-import type { KnownText, PreSendFacts } from '../user-actions/pre-send-checks.js';
+import type { CustomerZones } from '../rules/customer-zones.js';
+import type { KnownText, PreSendFacts } from '../rules/pre-send-checks.js';
+import { resolveCustomerZones } from '../rules/resolve-customer-zones.js';
 import { machineTimeZone } from './cli-clock.js';
 
 /** Threads read for one contact at most: the newest, where a reply lands and an opt-out shows. */

@@ -5,7 +5,7 @@
  * words already sent), and which flag lets each one go.
  */
 import type { LeadDetail, Message } from '../contract/resources.js';
-import { type Finding, type PreSendFacts, preSendChecks } from '../user-actions/pre-send-checks.js';
+import { type Finding, type PreSendFacts, preSendChecks } from '../rules/pre-send-checks.js';
 import { type ContactFacts, consentOf, knownText, textsOf } from './send-facts.js';
 
 /** Outbound texts of the same words within this long before now are "sent before". */

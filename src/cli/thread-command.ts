@@ -1,9 +1,9 @@
 /** `shop-inbox thread LEAD`: one lead, its contact, texts, consent record, an opt-out, and who waits. */
 import { type ThreadOutput, ThreadOutput as ThreadSchema } from '../contract/cli-output.js';
 import type { LeadDetail } from '../contract/resources.js';
+import { consentStatus, latestKeyword } from '../rules/pre-send-checks.js';
 import { recipientLabel } from '../text/recipient.js';
 import { sanitize } from '../text/sanitize.js';
-import { consentStatus, latestKeyword } from '../user-actions/pre-send-checks.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { age, cell, localTimeOf } from './human-output.js';
 import { writeJson } from './json-output.js';

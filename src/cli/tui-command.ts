@@ -13,6 +13,7 @@ import { parseVerbArgs } from './parse-verb.js';
 import { settingsOrExplain } from './shop-settings.js';
 import { UsageError } from './usage-error.js';
 import { VERBS, verbHelp } from './verb-table.js';
+import { VERSION } from './version.js';
 
 type ThemeChoice = 'auto' | 'dark' | 'light';
 
@@ -86,7 +87,7 @@ function isThemeChoice(value: string): value is ThemeChoice {
  * checked, before the screen changes, and the inbox is shown.
  */
 async function showInbox(
-  options: Omit<InboxSessionOptions, 'columns' | 'rows'> & {
+  options: Omit<InboxSessionOptions, 'columns' | 'rows' | 'userAgent'> & {
     keys?: ShopInboxConfig['keys'];
     mouse: boolean;
     theme: ThemeChoice;
@@ -104,12 +105,13 @@ async function showInbox(
   const session = startInboxSession({
     ...options,
     ...templates,
+    userAgent: `shop-inbox/${VERSION}`,
     columns: process.stdout.columns ?? 80,
     rows: process.stdout.rows ?? 24,
   });
   const [{ runInbox }, { buildKeymap, KeymapError }] = await Promise.all([
-    import('../ui/run-inbox.js'),
-    import('../ui/commands/keymap.js'),
+    import('../shell/run-inbox.js'),
+    import('../shell/commands/keymap.js'),
   ]);
   try {
     buildKeymap(options.keys);

@@ -18,13 +18,13 @@ import {
   selectedLead,
   threadLeadId,
 } from '../store/selectors.js';
-import { useAppState, useClockNow, useTheme } from '../ui/app-context.js';
-import { ListWindow } from '../ui/components/list-window.js';
-import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
-import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
-import { SearchLine } from '../ui/components/search-line.js';
-import { Text } from '../ui/components/text.js';
-import { age, enumLabel, oneLine } from '../ui/format.js';
+import { useAppState, useClockNow, useTheme } from '../ui-kit/app-context.js';
+import { ListWindow } from '../ui-kit/components/list-window.js';
+import { LoadedStatus, statusOf } from '../ui-kit/components/loaded-status.js';
+import { frameContentRows, PaneFrame } from '../ui-kit/components/pane-frame.js';
+import { SearchLine } from '../ui-kit/components/search-line.js';
+import { Text } from '../ui-kit/components/text.js';
+import { age, enumLabel, oneLine } from '../ui-kit/format.js';
 import { composeCommand, copyCommand, filterCommands } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';

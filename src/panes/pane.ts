@@ -10,7 +10,7 @@ import type { Slot } from '../poller/refresh-plan.js';
 import type { AppState } from '../store/app-store.js';
 import type { SeenKind } from '../store/seen.js';
 import type { ListShape } from '../store/selection.js';
-import type { Command } from '../ui/commands/command.js';
+import type { Command } from '../ui-kit/commands/command.js';
 
 export interface PaneProps {
   height: number;

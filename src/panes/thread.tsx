@@ -22,12 +22,12 @@ import {
 import { displayText } from '../text/display.js';
 import { fittedRecipientLabel, recipientLabel } from '../text/recipient.js';
 import { wrapLines } from '../text/wrap-lines.js';
-import { useAppState, useTheme } from '../ui/app-context.js';
-import { LoadedStatus } from '../ui/components/loaded-status.js';
-import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
-import { Text } from '../ui/components/text.js';
-import { block, dateTime, enumLabel, oneLine } from '../ui/format.js';
-import type { ColourRole } from '../ui/theme.js';
+import { useAppState, useTheme } from '../ui-kit/app-context.js';
+import { LoadedStatus } from '../ui-kit/components/loaded-status.js';
+import { frameContentRows, PaneFrame } from '../ui-kit/components/pane-frame.js';
+import { Text } from '../ui-kit/components/text.js';
+import { block, dateTime, enumLabel, oneLine } from '../ui-kit/format.js';
+import type { ColourRole } from '../ui-kit/theme.js';
 import { composeCommand, copyCommand } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';

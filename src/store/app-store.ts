@@ -23,8 +23,8 @@ import type {
   TextingSetup,
   Today,
 } from '../contract/resources.js';
-import type { PhoneZonesState } from '../time-zones/customer-zones.js';
-import type { Finding, PreSendSummary } from '../user-actions/pre-send-checks.js';
+import type { PhoneZonesState } from '../rules/customer-zones.js';
+import type { Finding, PreSendSummary } from '../rules/pre-send-checks.js';
 import type { LineText } from './line-editor.js';
 import { emptySeen, type SeenState } from './seen.js';
 import type { Selection } from './selection.js';

@@ -110,3 +110,30 @@ export function listCount(options: {
   const filtered = shown !== loaded ? `${shown} shown of ${part}` : part;
   return more ? `(${filtered} · the rest on the dashboard)` : `(${filtered})`;
 }
+
+/**
+ * The four counts that mean "a customer is waiting", as the wallboard and the window title show them.
+ * A count as shown: "-" until read, "100+" when a full page was counted.
+ */
+export interface WaitingCounts {
+  missed: string;
+  sameDay: string;
+  reviews: string;
+  approvals: string;
+}
+
+const count = (value: number | undefined): string => (value === undefined ? '-' : String(value));
+
+export function waitingCounts(state: AppState): WaitingCounts {
+  const me = state.me.data;
+  const open = state.inbox.open.data?.open_leads;
+  const sameDay = open?.filter((lead) => String(lead.urgency) === 'same_day').length;
+  const fullPage = open !== undefined && open.length >= LIST_LIMIT;
+  return {
+    // The header's callbacks: the same definition, so the title, the wallboard and the inbox agree.
+    missed: count(callbackCount(state)),
+    sameDay: sameDay === undefined ? '-' : `${sameDay}${fullPage ? '+' : ''}`,
+    reviews: count(me?.reviews_pulse.unreplied),
+    approvals: count(me?.pending_actions),
+  };
+}

@@ -5,10 +5,10 @@
  * since the composer opened.
  */
 import type { Message } from '../contract/resources.js';
+import { type CustomerZones, customerZonesOf, shopZoneOf } from '../rules/customer-zones.js';
+import type { KnownText, PreSendFacts } from '../rules/pre-send-checks.js';
 import type { AppState, ComposerTarget } from '../store/app-store.js';
 import { consentFor } from '../store/selectors.js';
-import { type CustomerZones, customerZonesOf, shopZoneOf } from '../time-zones/customer-zones.js';
-import type { KnownText, PreSendFacts } from './pre-send-checks.js';
 
 type Known = Pick<AppState, 'leads' | 'texting' | 'me' | 'configTimeZone' | 'machineTimeZone' | 'phoneZones'>;
 

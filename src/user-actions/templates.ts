@@ -20,7 +20,7 @@ import {
 import { configDir } from '../config/paths.js';
 import { TEXT_BODY_MAX } from '../contract/endpoints.js';
 import type { AppState, ComposerTarget, Template } from '../store/app-store.js';
-import { insertableText } from '../ui/input/text-filter.js';
+import { insertableText } from '../text/text-filter.js';
 
 /**
  * Caps: the file, the number of templates, a name. A body is capped at the longest text that can be sent.

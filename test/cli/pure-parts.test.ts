@@ -13,7 +13,7 @@ import { alerts, formatRange, parseRange, ThresholdError } from '../../src/cli/n
 import { allowedBy, flagFor, flagsOfAnswer, wordToAsk } from '../../src/cli/send-findings.js';
 import { UsageError } from '../../src/cli/usage-error.js';
 import { ConfigError } from '../../src/config/config-error.js';
-import type { Finding } from '../../src/user-actions/pre-send-checks.js';
+import type { Finding } from '../../src/rules/pre-send-checks.js';
 
 describe('Nagios threshold ranges', () => {
   it('reads the forms of the plugin guidelines', () => {

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hubDir, hubListenPath, hubSocketPath } from '../../src/hub/hub-paths.js';
 import { PROTOCOL_VERSION } from '../../src/hub/protocol.js';
-import { type ShareOptions, type Sharer, shareSession } from '../../src/hub/share-session.js';
 import { createSession, type Session } from '../../src/session/create-session.js';
+import { type ShareOptions, type Sharer, shareSession } from '../../src/session/share-session.js';
 import { startSim, type TestSim } from '../support/sim.js';
 import { until } from '../support/until.js';
 

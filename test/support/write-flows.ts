@@ -11,7 +11,7 @@ import type { LoggedRequest } from '../../src/sim/request-log.js';
 import type { Simulator } from '../../src/sim/simulator.js';
 import type { AppState } from '../../src/store/app-store.js';
 import { selectedContact, selectedLead } from '../../src/store/selectors.js';
-import { oneLine } from '../../src/ui/format.js';
+import { oneLine } from '../../src/ui-kit/format.js';
 import type { TestTui } from './tui.js';
 import { KEYS, settle } from './tui.js';
 

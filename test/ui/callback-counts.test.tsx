@@ -6,8 +6,8 @@
  * and after a reply answers some. Against the simulator over a real socket.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { notifySettings, startNotifier } from '../../src/notify/notifier.js';
-import { countsOf } from '../../src/wallboard/wallboard-data.js';
+import { notifySettings, startNotifier } from '../../src/shell/notifier.js';
+import { waitingCounts } from '../../src/store/counts.js';
 import { startSim } from '../support/sim.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import {
@@ -72,7 +72,7 @@ async function everyCount(tui: TestTui, titles: readonly string[]) {
       list,
       today,
       title: number(/· (\d+) callbacks? ·/, titles.at(-1) ?? ''),
-      wallboard: Number(countsOf(state).missed),
+      wallboard: Number(waitingCounts(state).missed),
     };
   }
 }

@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PANES } from '../../src/panes/registry.js';
+import { allContexts, buildKeymap, commandsIn, KeymapError } from '../../src/shell/commands/keymap.js';
+import { ALL_COMMANDS } from '../../src/shell/commands/registry.js';
 import { openLead } from '../../src/store/selectors.js';
-import { allContexts, buildKeymap, commandsIn, KeymapError } from '../../src/ui/commands/keymap.js';
-import { ALL_COMMANDS } from '../../src/ui/commands/registry.js';
-import { displayKey } from '../../src/ui/input/key-event.js';
+import { displayKey } from '../../src/ui-kit/input/key-event.js';
 import { keyBytes } from '../support/key-bytes.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import { firstLoad, helpLines, plain, QUIET } from './nav-pane-helpers.js';

@@ -15,7 +15,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/sim/simulator.js';
 import { isOpen } from '../../src/sim/views.js';
-import { day } from '../../src/ui/format.js';
+import { day } from '../../src/ui-kit/format.js';
 import { clockAt, seedCustomersAfternoon } from '../support/clock.js';
 import { startSim } from '../support/sim.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';

@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { selectedLead, threadLeadId } from '../../src/store/selectors.js';
-import { COPY_LIMIT } from '../../src/ui/clipboard.js';
-import { oneLine } from '../../src/ui/format.js';
+import { COPY_LIMIT } from '../../src/ui-kit/clipboard.js';
+import { oneLine } from '../../src/ui-kit/format.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import { startupLoaded } from '../support/write-flows.js';
 import { firstLoad, plain, QUIET } from './nav-pane-helpers.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { PANES as PANE_LIST, paneById } from '../../src/panes/registry.js';
 import type { PaneId } from '../../src/store/app-store.js';
 import { inboxRows, openLead, threadLeadId } from '../../src/store/selectors.js';
-import { dateTime, oneLine } from '../../src/ui/format.js';
+import { dateTime, oneLine } from '../../src/ui-kit/format.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import { draftWithItsAction } from '../support/write-flows.js';
 import {

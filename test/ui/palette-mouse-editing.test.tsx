@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { inboxRows } from '../../src/store/selectors.js';
-import { oneLine } from '../../src/ui/format.js';
+import { oneLine } from '../../src/ui-kit/format.js';
 import { KEYS, startTui } from '../support/tui.js';
 import {
   composedText,

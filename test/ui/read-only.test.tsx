@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { PANES as PANE_LIST, paneById } from '../../src/panes/registry.js';
 import type { PaneId } from '../../src/store/app-store.js';
 import { openLead, threadLeadId } from '../../src/store/selectors.js';
-import type { Command } from '../../src/ui/commands/command.js';
+import type { Command } from '../../src/ui-kit/commands/command.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import {
   composedText,

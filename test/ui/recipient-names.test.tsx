@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { selectedLead } from '../../src/store/selectors.js';
-import { oneLine } from '../../src/ui/format.js';
+import { oneLine } from '../../src/ui-kit/format.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import {
   confirmTheSend,

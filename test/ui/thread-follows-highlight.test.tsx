@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InboxLead } from '../../src/contract/resources.js';
 import { inboxRows, openLead, selectedContact, selectedLead } from '../../src/store/selectors.js';
-import { oneLine } from '../../src/ui/format.js';
+import { oneLine } from '../../src/ui-kit/format.js';
 import { startSim } from '../support/sim.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import {

@@ -9,10 +9,10 @@
  * Bundled with esbuild and run by node, like test/outbox/support/outbox-child.ts.
  */
 import { createInterface } from 'node:readline';
-import { shareSession } from '../../../src/hub/share-session.js';
 import { OutboxFile } from '../../../src/outbox/outbox-file.js';
 import type { Slot } from '../../../src/poller/refresh-plan.js';
 import { createSession } from '../../../src/session/create-session.js';
+import { shareSession } from '../../../src/session/share-session.js';
 
 export interface TerminalConfig {
   baseUrl: string;
