@@ -12,6 +12,9 @@
  *   await stranger.stop();
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, chmodSync, constants, copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { until } from './until.js';
 
@@ -50,6 +53,43 @@ process.stdin.on('end', () => process.exit(0));
 process.stdin.resume();
 `;
 
+/** Whether a user who is neither the owner nor in the group may run the file at this path. */
+function othersCanRun(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    if ((statSync(path).mode & 0o001) === 0) return false;
+    for (let dir = dirname(path); ; dir = dirname(dir)) {
+      if ((statSync(dir).mode & 0o001) === 0) return false;
+      if (dirname(dir) === dir) return true;
+    }
+  } catch {
+    return false;
+  }
+}
+
+let strangersNode: string | undefined;
+
+/**
+ * A Node binary the other user can run: the one running the tests when its path is open to
+ * everyone, else a copy in a directory that is. (CI runs Node 22 and 24 from a cache under
+ * root's home, which nobody else may enter.)
+ */
+function nodeForStranger(): string {
+  if (strangersNode) return strangersNode;
+  if (othersCanRun(process.execPath)) {
+    strangersNode = process.execPath;
+    return strangersNode;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'shop-inbox-stranger-node-'));
+  const copy = join(dir, 'node');
+  chmodSync(dir, 0o755);
+  copyFileSync(process.execPath, copy);
+  chmodSync(copy, 0o755);
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  strangersNode = copy;
+  return copy;
+}
+
 export async function startForeignListener(options: {
   host: string;
   port?: number;
@@ -57,7 +97,7 @@ export async function startForeignListener(options: {
 }): Promise<ForeignListener> {
   const uid = options.uid ?? OTHER_UID;
   const child: ChildProcess = spawn(
-    process.execPath,
+    nodeForStranger(),
     ['-e', LISTENER, options.host, String(options.port ?? 0)],
     { uid, gid: uid, cwd: '/', stdio: ['pipe', 'pipe', 'inherit'] },
   );
@@ -75,7 +115,13 @@ export async function startForeignListener(options: {
     else if (event === 'data') received += Buffer.from(value ?? '', 'base64').toString('latin1');
     else if (event === 'error') failed = value;
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.once('error', (error: NodeJS.ErrnoException) => {
+    failed = error.code ?? error.message;
+  });
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', () => resolve());
+  });
   await until(() => {
     if (failed) throw new Error(`the foreign listener could not listen: ${failed}`);
     return listening;
