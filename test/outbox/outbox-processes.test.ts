@@ -103,7 +103,9 @@ function startChild(config: ChildConfig, inside: string[] = []): Child {
   child.stderr?.on('data', (chunk: string) => {
     stderr += chunk;
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // 'close', not 'exit': a child's last lines can still be in its stdout pipe when it has exited, and a
+  // child that said "done" and ended must not be taken for one that died before saying it.
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const handle: Child = {
     process: child,
     events,
@@ -273,7 +275,7 @@ describe('two processes of one user killed at any point of a send', () => {
         }
       }),
     );
-  }, 60_000);
+  }, 240_000);
 });
 
 describe('a process frozen while it holds the outbox lock', () => {
