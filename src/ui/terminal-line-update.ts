@@ -8,6 +8,7 @@
  */
 import { styledCharsFromTokens, styledCharsToString, tokenize } from '@alcalzone/ansi-tokenize';
 import stringWidth from 'string-width';
+import { FrameCache } from './frame-cache.js';
 
 type StyledChar = ReturnType<typeof styledCharsFromTokens>[number];
 
@@ -15,18 +16,23 @@ const ESC = '\u001B';
 const ERASE_TO_END = `${ESC}[K`;
 const cursorToColumn = (column: number) => `${ESC}[${column + 1}G`;
 
-const charsCache = new Map<string, StyledChar[]>();
-const CACHE_LIMIT = 4_000;
+/**
+ * The cells of the lines of the last two frames (a line's previous text is always the last frame's).
+ * A frame has a line per row; the limit only matters if frames stopped being counted.
+ */
+const charsCache = new FrameCache<string, StyledChar[]>(1_000);
 
 function charsOf(line: string): StyledChar[] {
   let chars = charsCache.get(line);
   if (chars === undefined) {
-    if (charsCache.size > CACHE_LIMIT) charsCache.clear();
     chars = styledCharsFromTokens(tokenize(line));
     charsCache.set(line, chars);
   }
   return chars;
 }
+
+/** Lines whose cells are kept (the tests check the bound). */
+export const cachedLineCount = (): number => charsCache.size;
 
 /** Columns a cell takes, as Ink's renderer counts them (every cell at least one). */
 const cellWidth = (char: StyledChar) => Math.max(1, stringWidth(char.value));
