@@ -86,9 +86,68 @@ const INK_PATCHES = [
         `            buffer.push(lineUpdate(previousLines[i] ?? '', nextLines[i]) +`,
       ],
       ["stream.write(buffer.join(''));", "stream.write(collapseLineMoves(buffer.join('')));"],
+      /**
+       * The incremental renderer moves the cursor relative to where its last frame left it and
+       * rewrites only what changed since that frame. After a resize neither holds: the terminal has
+       * cut, moved or reflowed the rows (a burst of resizes left customers' names beside other
+       * customers' phone numbers), and after ctrl-l the screen is whatever something else left. Then
+       * the next frame is drawn whole from the top left (wholeScreen), whatever the screen holds: on
+       * every new size of the terminal, and when Ink's `repaint()` asks.
+       */
+      [
+        'const createIncremental = (stream, { showCursor = false } = {}) => {',
+        `const createIncremental = (stream, { showCursor = false } = {}) => {
+    let drawnForSize;
+    let drawWhole = false;
+    const forgetScreen = () => {
+        previousOutput = '';
+        previousLines = [];
+        previousCursorPosition = undefined;
+        cursorWasShown = false;
+        hasHiddenCursor = false;
+        drawWhole = true;
+    };`,
+      ],
+      [
+        `        if (!hasChanges(str, activeCursor)) {
+            return false;
+        }
+        const nextLines = str.split('\\n');`,
+        `        const size = stream.columns + 'x' + stream.rows;
+        if (size !== drawnForSize) {
+            drawnForSize = size;
+            forgetScreen();
+        }
+        if (!hasChanges(str, activeCursor)) {
+            return false;
+        }
+        const nextLines = str.split('\\n');`,
+      ],
+      [
+        `            stream.write(returnPrefix +
+                ansiEscapes.eraseLines(previousLines.length) +
+                str +
+                cursorSuffix);
+            cursorWasShown = activeCursor !== undefined;`,
+        `            stream.write((drawWhole
+                ? wholeScreen(str)
+                : returnPrefix + ansiEscapes.eraseLines(previousLines.length) + str) +
+                cursorSuffix);
+            drawWhole = false;
+            cursorWasShown = activeCursor !== undefined;`,
+      ],
+      [
+        `    return render;
+};
+const create = (stream`,
+        `    render.repaint = forgetScreen;
+    return render;
+};
+const create = (stream`,
+      ],
       [
         "import ansiEscapes from 'ansi-escapes';",
-        `import ansiEscapes from 'ansi-escapes';\nimport { collapseLineMoves, lineUpdate } from '${LINE_UPDATE}';`,
+        `import ansiEscapes from 'ansi-escapes';\nimport { collapseLineMoves, lineUpdate, wholeScreen } from '${LINE_UPDATE}';`,
       ],
     ],
   },
@@ -238,6 +297,48 @@ export default class Output {`,
         }
         nextFrame();`,
       ],
+      /**
+       * On a resize Ink drew at once (50 frames for 50 resizes in a quarter second), and erased its
+       * last frame's rows relative to a cursor the terminal had just moved. Now the frame limit
+       * applies, the last resize is always followed by a frame, and that frame comes after every
+       * other listener of the resize (the store's new size), drawn whole (log-update above).
+       */
+      [
+        `    resized = () => {
+        const currentWidth = this.getTerminalWidth();
+        if (currentWidth < this.lastTerminalWidth) {
+            // We clear the screen when decreasing terminal width to prevent duplicate overlapping re-renders.
+            this.log.clear();
+            this.lastOutput = '';
+            this.lastOutputToRender = '';
+        }
+        this.calculateLayout();
+        this.onRender();
+        this.lastTerminalWidth = currentWidth;
+    };`,
+        `    resized = () => {
+        this.lastOutput = '';
+        this.lastOutputToRender = '';
+        queueMicrotask(() => {
+            if (this.isUnmounted) {
+                return;
+            }
+            this.calculateLayout();
+            this.rootNode.onRender();
+        });
+    };
+    /** ctrl-l: the whole screen drawn again from scratch, now. */
+    repaint = () => {
+        if (this.isUnmounted) {
+            return;
+        }
+        this.log.repaint?.();
+        this.lastOutput = '';
+        this.lastOutputToRender = '';
+        this.calculateLayout();
+        this.onRender();
+    };`,
+      ],
       [
         "import logUpdate from './log-update.js';",
         `import logUpdate from './log-update.js';\nimport { nextFrame } from '${FRAME_CACHE}';`,
@@ -249,7 +350,7 @@ export default class Output {`,
     replace: [
       [
         '        clear: instance.clear,\n    };',
-        '        clear: instance.clear,\n        drawNextFrameAtOnce: () => { instance.nextFrameAtOnce = true; },\n    };',
+        '        clear: instance.clear,\n        drawNextFrameAtOnce: () => { instance.nextFrameAtOnce = true; },\n        repaint: () => instance.repaint(),\n    };',
       ],
     ],
   },

@@ -32,8 +32,11 @@ export interface RunInboxOptions {
   newMarksFadeMs?: number;
 }
 
-/** Ink's instance in the CLI's bundle adds drawNextFrameAtOnce (scripts/bundle-options.mjs); Ink as shipped has none. */
-type PatchedInstance = ReturnType<typeof render> & { drawNextFrameAtOnce?: () => void };
+/**
+ * Ink's instance in the CLI's bundle adds drawNextFrameAtOnce and repaint (scripts/bundle-options.mjs);
+ * Ink as shipped has neither.
+ */
+type PatchedInstance = ReturnType<typeof render> & { drawNextFrameAtOnce?: () => void; repaint?: () => void };
 
 const HANG_UP_EXIT = 129;
 const SIGNAL_EXIT: Record<string, number> = { SIGHUP: HANG_UP_EXIT, SIGINT: 130, SIGTERM: 143 };
@@ -160,6 +163,8 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
       },
       tmux: Boolean(process.env.TMUX),
     },
+    // ctrl-l: the whole screen drawn again from scratch.
+    repaint: () => (instance as PatchedInstance | undefined)?.repaint?.(),
     editText,
     ...(options.keys ? { keys: options.keys } : {}),
   });
