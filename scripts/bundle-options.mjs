@@ -43,6 +43,13 @@ const noDevtools = replaceModule(
 const neverInCi = replaceModule('is-in-ci', 'export default false;');
 
 /**
+ * Ink's cli-cursor, once it has hidden the cursor, shows it again at exit by writing to stderr, which
+ * Node writes synchronously: a process quitting while its terminal does not read (a frozen SSH
+ * session) waited there for ever. The inbox shows the cursor itself on every way out (src/ui/terminal.ts).
+ */
+const noCursorRestoreAtExit = replaceModule('restore-cursor', 'export default () => {};');
+
+/**
  * Changes to Ink 6.8.0 and yoga-layout 3.2.1, in the CLI's bundle only, each
  * with why. Every change names the exact code it replaces: the build fails
  * loudly when a package changes it, so each one is looked at again on an
@@ -283,7 +290,12 @@ export default class Output {`,
                 }
                 this.hasPendingThrottledRender = true;`,
       ],
-      /** Each frame drawn turns over the caches of the frames before (src/ui/frame-cache.ts). */
+      /**
+       * A terminal that does not read (a frozen SSH session) must not stop the process: the stream Ink
+       * draws through (src/ui/terminal-writer.ts) says when the terminal has not yet taken the last
+       * frame, and then no frame is drawn until it has; the frame drawn then is the state of that
+       * moment. Each frame drawn also turns over the caches of the frames before (frame-cache.ts).
+       */
       [
         `    onRender = () => {
         this.hasPendingThrottledRender = false;
@@ -293,6 +305,9 @@ export default class Output {`,
         `    onRender = () => {
         this.hasPendingThrottledRender = false;
         if (this.isUnmounted) {
+            return;
+        }
+        if (this.options.stdout.deferFrame?.(this.onRender)) {
             return;
         }
         nextFrame();`,
@@ -371,6 +386,7 @@ export const patchedInk = {
   name: 'patch-ink',
   setup(pluginBuild) {
     neverInCi.setup(pluginBuild);
+    noCursorRestoreAtExit.setup(pluginBuild);
     for (const [name, path] of Object.entries(OWN_MODULES)) {
       pluginBuild.onResolve({ filter: new RegExp(`^${name}$`) }, () => ({
         path: resolve(pluginBuild.initialOptions.absWorkingDir ?? process.cwd(), path),
