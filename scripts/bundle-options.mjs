@@ -43,13 +43,6 @@ const noDevtools = replaceModule(
 const neverInCi = replaceModule('is-in-ci', 'export default false;');
 
 /**
- * Ink's cli-cursor, once it has hidden the cursor, shows it again at exit by writing to stderr, which
- * Node writes synchronously: a process quitting while its terminal does not read (a frozen SSH
- * session) waited there for ever. The inbox shows the cursor itself on every way out (src/ui/terminal.ts).
- */
-const noCursorRestoreAtExit = replaceModule('restore-cursor', 'export default () => {};');
-
-/**
  * Changes to Ink 6.8.0 and yoga-layout 3.2.1, in the CLI's bundle only, each
  * with why. Every change names the exact code it replaces: the build fails
  * loudly when a package changes it, so each one is looked at again on an
@@ -386,7 +379,6 @@ export const patchedInk = {
   name: 'patch-ink',
   setup(pluginBuild) {
     neverInCi.setup(pluginBuild);
-    noCursorRestoreAtExit.setup(pluginBuild);
     for (const [name, path] of Object.entries(OWN_MODULES)) {
       pluginBuild.onResolve({ filter: new RegExp(`^${name}$`) }, () => ({
         path: resolve(pluginBuild.initialOptions.absWorkingDir ?? process.cwd(), path),

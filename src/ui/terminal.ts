@@ -128,8 +128,9 @@ export function enterFullScreen(
   const writer = createTerminalWriter(stdout, {
     rewriteFrame: (text) => text.replaceAll(ERASE_SCROLLBACK, ''),
   });
-  // A crash report on the same terminal must not wait for it either: the process would hang, and with
-  // it the hub of the other terminals. Node puts the mode back at exit.
+  // What goes to stderr on the same terminal must not wait for it either: a crash report, and the
+  // cursor Ink's cli-cursor shows again at exit; the process would hang there, and with it the hub of
+  // the other terminals. Node puts the mode back at exit.
   if (stderr?.isTTY) setTerminalBlocking(stderr, false);
   writer.direct(`${title ? PUSH_TITLE : ''}${ENTER}${mouse ? MOUSE_ON : ''}`);
   let restored = false;
