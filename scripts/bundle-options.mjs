@@ -7,8 +7,8 @@ import { resolve } from 'node:path';
 const LINE_UPDATE = 'shop-inbox:terminal-line-update';
 const FRAME_CACHE = 'shop-inbox:frame-cache';
 const OWN_MODULES = {
-  [LINE_UPDATE]: 'src/ui/terminal-line-update.ts',
-  [FRAME_CACHE]: 'src/ui/frame-cache.ts',
+  [LINE_UPDATE]: 'src/ui-kit/terminal-line-update.ts',
+  [FRAME_CACHE]: 'src/ui-kit/frame-cache.ts',
 };
 const IMPORT_FRAME_CACHE = `import { FrameCache } from '${FRAME_CACHE}';`;
 
@@ -77,7 +77,7 @@ const INK_PATCHES = [
        * A changed line was rewritten whole, and each unchanged one cost a
        * move of its own: over SSH, moving the highlight one row sent two full
        * lines. Now only the changed cells of a line are sent, and a run of
-       * unchanged lines is one move (src/ui/terminal-line-update.ts).
+       * unchanged lines is one move (src/ui-kit/terminal-line-update.ts).
        */
       [
         `            buffer.push(ansiEscapes.cursorTo(0) +
@@ -157,7 +157,7 @@ const create = (stream`,
      * the Output object and a new Output is made for each frame, so a key
      * press at 120×40 spent most of its ~30 ms on lines that had not changed.
      * - one cache is kept across frames, holding what the last two frames
-     *   used (src/ui/frame-cache.ts);
+     *   used (src/ui-kit/frame-cache.ts);
      * - clipping a line to a box it already fits in (most lines) is skipped,
      *   and real cuts are cached;
      * - blank cells are one shared object, so that a row whose cells are the
@@ -285,7 +285,7 @@ export default class Output {`,
       ],
       /**
        * A terminal that does not read (a frozen SSH session) must not stop the process: the stream Ink
-       * draws through (src/ui/terminal-writer.ts) says when the terminal has not yet taken the last
+       * draws through (src/ui-kit/terminal-writer.ts) says when the terminal has not yet taken the last
        * frame, and then no frame is drawn until it has; the frame drawn then is the state of that
        * moment. Each frame drawn also turns over the caches of the frames before (frame-cache.ts).
        */

@@ -1,31 +1,34 @@
 /** The shop-inbox command: parses the command line and hands over to a command. */
 import { tuneRuntime } from './cli/runtime-tuning.js';
-import { SIM_USAGE, STATUS_USAGE, TUI_USAGE } from './cli/usage.js';
 import { UsageError } from './cli/usage-error.js';
+import { mainHelp } from './cli/verb-table.js';
 import { VERSION } from './cli/version.js';
-
-const USAGE = `shop-inbox ${VERSION}: a keyboard-driven terminal inbox for a shop's front desk,
-on the shop operations API v1.
-
-Usage:
-  shop-inbox [options]       open the inbox (full screen)
-  shop-inbox --demo          open the inbox on the built-in demo shop
-  shop-inbox status          check the key and show the shop's state
-  shop-inbox login [--base-url URL]   store the API key for this user
-  shop-inbox sim [options]   serve the built-in demo shop (an API v1 simulator)
-  shop-inbox --help          this text
-  shop-inbox --version       the version
-
-Environment:
-  SHOP_API_BASE_URL          the shop's API root, https://host/…/v1
-  SHOP_API_KEY               the shop's API key (never pass a key as a flag)
-
-${TUI_USAGE}
-${STATUS_USAGE}
-${SIM_USAGE}`;
 
 /** Flags that would put the key in argv, where every user of the machine can read it with ps. */
 const SECRET_FLAGS = ['--api-key', '--key', '--token'];
+
+type Run = (args: string[], env: NodeJS.ProcessEnv) => Promise<number>;
+
+/** Each command's code, loaded only when it runs: --version and --help stay quick to start. */
+const COMMANDS: Record<string, () => Promise<Run>> = {
+  status: async () => (await import('./cli/status-command.js')).runStatusCommand,
+  login: async () => (await import('./cli/login-command.js')).runLoginCommand,
+  sim: async () => {
+    const { runSimCommand } = await import('./cli/sim-command.js');
+    return async (args) => {
+      await runSimCommand(args);
+      return 0;
+    };
+  },
+  inbox: async () => (await import('./cli/inbox-command.js')).runInboxCommand,
+  thread: async () => (await import('./cli/thread-command.js')).runThreadCommand,
+  contacts: async () => (await import('./cli/list-commands.js')).runContactsCommand,
+  reviews: async () => (await import('./cli/list-commands.js')).runReviewsCommand,
+  actions: async () => (await import('./cli/list-commands.js')).runActionsCommand,
+  send: async () => (await import('./cli/send-command.js')).runSendCommand,
+  approve: async () => (await import('./cli/approve-command.js')).runApproveCommand,
+  check: async () => (await import('./cli/check-command.js')).runCheckCommand,
+};
 
 async function main(argv: string[]): Promise<number> {
   const secretFlag = argv.find((arg) =>
@@ -43,28 +46,16 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(USAGE);
+    process.stdout.write(mainHelp(VERSION));
     return 0;
   }
-  // Commands load on demand: --version and --help stay quick to start.
-  if (command === 'status') {
-    const { runStatusCommand } = await import('./cli/status-command.js');
-    return runStatusCommand(rest, process.env);
-  }
-  if (command === 'login') {
-    const { runLoginCommand } = await import('./cli/login-command.js');
-    return runLoginCommand(rest, process.env);
-  }
-  if (command === 'sim') {
-    const { runSimCommand } = await import('./cli/sim-command.js');
-    await runSimCommand(rest);
-    return 0;
-  }
+  const load = command !== undefined && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (load) return (await load())(rest, process.env);
   if (command === undefined || command.startsWith('-')) {
     const { runTuiCommand } = await import('./cli/tui-command.js');
     return runTuiCommand(argv, process.env);
   }
-  process.stderr.write(`shop-inbox: unknown command "${command}"\n\n${USAGE}`);
+  process.stderr.write(`shop-inbox: unknown command "${command}"\n\n${mainHelp(VERSION)}`);
   return 2;
 }
 

@@ -8,8 +8,10 @@ import { runLoginCommand } from '../src/cli/login-command.js';
 import { UsageError } from '../src/cli/usage-error.js';
 import { readConfig, writeConfig } from '../src/config/config-file.js';
 import { writeKeyFile } from '../src/config/key-file.js';
+import { KeyModeFile } from '../src/config/key-mode-file.js';
 import { configDir, configFilePath, keyFilePath } from '../src/config/paths.js';
 import { resolveSettings } from '../src/config/settings.js';
+import { startHostileServer } from './support/hostile-server.js';
 import { closedPort, startSim } from './support/sim.js';
 
 let home: string;
@@ -17,7 +19,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeEach(async () => {
   home = await mkdtemp(join(tmpdir(), 'shop-inbox-login-'));
-  env = { XDG_CONFIG_HOME: join(home, 'xdg') };
+  env = { XDG_CONFIG_HOME: join(home, 'xdg'), XDG_STATE_HOME: join(home, 'state') };
 });
 afterEach(async () => {
   await rm(home, { recursive: true, force: true });
@@ -65,7 +67,14 @@ describe('shop-inbox login, key piped in', () => {
     expect(await readFile(keyFilePath(env), 'utf8')).toBe(`${key}\n`);
     expect(await readConfig(env)).toEqual({ base_url: s.baseUrl });
     expect(await readFile(configFilePath(env), 'utf8')).not.toContain(key);
-    expect((await s.requests()).map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/me']);
+    // GET /me, then the key's mode: a draft for a review that cannot exist (404 for a write key).
+    expect((await s.requests()).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      'GET /v1/me 200',
+      expect.stringMatching(/^POST \/v1\/reviews\/shop-inbox-mode-probe-[0-9a-f]{16}\/draft 404$/),
+    ]);
+    expect(result.stdout).toContain('Key mode: write: texts, reply drafts and approvals can be sent.\n');
+    // Remembered, so that the inbox's first frame knows it.
+    expect(KeyModeFile.forKey(env, s.baseUrl, key).recall()).toMatchObject({ mode: 'write', how: 'probe' });
     // What later runs will use.
     expect(await resolveSettings({}, env)).toEqual({
       baseUrl: s.baseUrl,
@@ -74,6 +83,35 @@ describe('shop-inbox login, key piped in', () => {
       mouse: true,
       keySource: 'config',
     });
+  });
+
+  it('says when the key is read-only, and how to change that; the inbox will know it from its first frame', async () => {
+    const s = await startSim();
+    const key = s.sim.tokens.read;
+    const result = await login(['--base-url', s.baseUrl], `${key}\n`);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(
+      "Key mode: read-only: turn on write mode in the shop's API settings to text, draft and approve.\n",
+    );
+    expect(KeyModeFile.forKey(env, s.baseUrl, key).recall()).toMatchObject({ mode: 'read', how: 'probe' });
+    expect((await s.requests()).filter((r) => r.method !== 'GET').map((r) => r.status)).toEqual([403]);
+  });
+
+  it('an answer that says nothing about the mode: unknown, and why; the key is saved all the same', async () => {
+    const s = await startSim();
+    const server = await startHostileServer({ upstream: s.baseUrl });
+    try {
+      server.behave({ kind: 'html', status: 404 }, 'draftReply');
+      const result = await login(['--base-url', server.baseUrl], `${s.sim.tokens.write}\n`);
+      expect(result.status).toBe(0);
+      expect(result.stdout).toContain(
+        "Key mode: unknown: the shop's API answered HTTP 404 without its error body (a proxy, or an API without this endpoint).\n",
+      );
+      expect(KeyModeFile.forKey(env, server.baseUrl, s.sim.tokens.write).recall()).toBeUndefined();
+      expect(await readFile(keyFilePath(env), 'utf8')).toBe(`${s.sim.tokens.write}\n`);
+    } finally {
+      await server.close();
+    }
   });
 
   it('refuses a rotated key and saves nothing', async () => {
@@ -109,6 +147,7 @@ describe('shop-inbox login, key piped in', () => {
     const result = await login(['--no-verify'], s.sim.tokens.read, { SHOP_API_BASE_URL: s.baseUrl });
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/without checking the key/);
+    expect(result.stdout).toContain('Key mode: unknown: not asked (--no-verify).\n');
     expect(await s.requests()).toEqual([]);
     expect(await readFile(keyFilePath(env), 'utf8')).toBe(`${s.sim.tokens.read}\n`);
     expect(await mode(keyFilePath(env))).toBe(0o600);
@@ -116,8 +155,14 @@ describe('shop-inbox login, key piped in', () => {
 
   it('saves --read-only, and later logins keep the saved base URL and read-only choice', async () => {
     const s = await startSim();
-    expect((await login(['--base-url', s.baseUrl, '--read-only'], s.sim.tokens.read)).status).toBe(0);
+    const readOnly = await login(['--base-url', s.baseUrl, '--read-only'], s.sim.tokens.read);
+    expect(readOnly.status).toBe(0);
     expect(await readConfig(env)).toEqual({ base_url: s.baseUrl, read_only: true });
+    // A read-only login sends nothing but reads: the key's mode is not asked.
+    expect(readOnly.stdout).toContain(
+      "Key mode: read-only: this login is read-only (the key's own mode is not asked",
+    );
+    expect((await s.requests()).map((r) => r.method)).toEqual(['GET']);
     const again = await login([], s.sim.tokens.write);
     expect(again.status).toBe(0);
     expect(await readConfig(env)).toEqual({ base_url: s.baseUrl, read_only: true });

@@ -1,9 +1,14 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, truncate } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeConfig } from '../src/config/config-file.js';
 import { writeKeyFile } from '../src/config/key-file.js';
+import { KeyModeFile } from '../src/config/key-mode-file.js';
+import { OutboxFile } from '../src/outbox/outbox-file.js';
+import type { OutgoingText } from '../src/store/app-store.js';
+import { startHostileServer } from './support/hostile-server.js';
 import { closedPort, startSim } from './support/sim.js';
 
 /** A home of the test's own: no saved login but the one a test makes. */
@@ -35,7 +40,7 @@ function runCli(args: string[], env: Record<string, string | undefined>, input?:
 }
 
 describe('shop-inbox status', () => {
-  it("prints the shop's state using only reads", async () => {
+  it("prints the shop's state with reads, and the key's mode with one write that changes nothing", async () => {
     const t = await startSim();
     const result = await runCli(['status'], {
       SHOP_API_BASE_URL: t.baseUrl,
@@ -46,13 +51,72 @@ describe('shop-inbox status', () => {
     expect(result.stdout).toContain(t.sim.shops.main.identity.businessName);
     expect(result.stdout).toMatch(/Texting +active, \+1\d{10}, campaign approved/);
     expect(result.stdout).toMatch(/Inbox +\d+ open leads, \d+ missed calls with no reply/);
+    expect(result.stdout).toContain(
+      "  Mode     read-only: turn on write mode in the shop's API settings to text, draft and approve\n",
+    );
     expect(result.stdout).not.toContain(t.sim.tokens.read);
+    const before = JSON.stringify([...t.sim.world.shops.values()]);
     const requests = await t.requests();
-    expect(requests.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
-      'GET /v1/billing',
-      'GET /v1/me',
-      'GET /v1/texting',
+    expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`).sort()).toEqual([
+      'GET /v1/billing 200',
+      'GET /v1/me 200',
+      'GET /v1/texting 200',
+      expect.stringMatching(/^POST \/v1\/reviews\/shop-inbox-mode-probe-[0-9a-f]{16}\/draft 403$/),
     ]);
+    expect(JSON.stringify([...t.sim.world.shops.values()])).toBe(before);
+    // Remembered for the inbox's next start.
+    expect(KeyModeFile.forKey({ HOME: home }, t.baseUrl, t.sim.tokens.read).recall()).toMatchObject({
+      mode: 'read',
+      how: 'probe',
+    });
+  });
+
+  it('says write for a write key', async () => {
+    const t = await startSim();
+    const result = await runCli(['status'], {
+      SHOP_API_BASE_URL: t.baseUrl,
+      SHOP_API_KEY: t.sim.tokens.write,
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('  Mode     write: texts, reply drafts and approvals can be sent\n');
+  });
+
+  it('says unknown, and why, when the answer says nothing about the mode; exit 0 all the same', async () => {
+    const t = await startSim();
+    const server = await startHostileServer({ upstream: t.baseUrl });
+    try {
+      server.behave(
+        {
+          kind: 'status',
+          status: 422,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ error: '\u001b]0;pwned\u0007bad id', code: 'invalid' }),
+        },
+        'draftReply',
+      );
+      const result = await runCli(['status'], {
+        SHOP_API_BASE_URL: server.baseUrl,
+        SHOP_API_KEY: t.sim.tokens.write,
+      });
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
+      expect(result.stdout).toContain(
+        "  Mode     unknown: the shop's API answered HTTP 422 invalid: bad id\n",
+      );
+      for (const control of ['\u001b', '\u0007']) expect(result.stdout).not.toContain(control);
+      expect(KeyModeFile.forKey({ HOME: home }, server.baseUrl, t.sim.tokens.write).recall()).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with read_only in the config it sends nothing but reads, and says so', async () => {
+    const t = await startSim();
+    await writeConfig({ XDG_CONFIG_HOME: join(home, 'xdg') }, { base_url: t.baseUrl, read_only: true });
+    const result = await runCli(['status'], { SHOP_API_KEY: t.sim.tokens.write });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('  Mode     read-only: read_only is set in config.json');
+    expect((await t.requests()).map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);
   });
 
   it('takes the base URL from --base-url too', async () => {
@@ -61,13 +125,13 @@ describe('shop-inbox status', () => {
     expect(result.status).toBe(0);
   });
 
-  it('explains a refused key in plain words, exit 1', async () => {
+  it('explains a refused key in plain words, exit 4 (not allowed)', async () => {
     const t = await startSim();
     const result = await runCli(['status'], {
       SHOP_API_BASE_URL: t.baseUrl,
       SHOP_API_KEY: 'shk_rotated_long_ago',
     });
-    expect(result.status).toBe(1);
+    expect(result.status).toBe(4);
     expect(result.stderr).toMatch(/refused the key: it is missing, truncated, or was rotated/);
     expect(result.stderr).toMatch(/assistant connection/);
     expect(result.stderr).not.toContain('shk_rotated_long_ago');
@@ -79,7 +143,7 @@ describe('shop-inbox status', () => {
       SHOP_API_BASE_URL: t.baseUrl,
       SHOP_API_KEY: t.sim.tokens.no_subscription,
     });
-    expect(result.status).toBe(1);
+    expect(result.status).toBe(4);
     expect(result.stderr).toMatch(/plan cannot use the API/);
   });
 
@@ -177,5 +241,87 @@ describe('shop-inbox status', () => {
     expect(open.status).toBe(1);
     expect(open.stderr).toMatch(/has mode 0644: other users of this machine can read or change it/);
     expect(open.stdout + open.stderr).not.toContain(key);
+  });
+});
+
+describe('shop-inbox status and the outbox', () => {
+  const waitingText = (n: number): OutgoingText => ({
+    localId: `waiting-${n}`,
+    contactId: `ct_${n}`,
+    contactName: `Customer ${n}`,
+    phone: '+19715550110',
+    body: `Waiting text number ${n}`,
+    idempotencyKey: `8f1c2f7e-8f3c-4c55-9d1e-3e2a1b0c9d8${n}`,
+    confirmedAt: Date.parse('2026-11-21T12:00:00Z'),
+    state: 'waiting',
+    attempts: 1,
+  });
+
+  it('says how many texts wait, what of the file cannot be read, and where damaged files were kept; it changes nothing', async () => {
+    const t = await startSim();
+    const env = { SHOP_API_BASE_URL: t.baseUrl, SHOP_API_KEY: t.sim.tokens.write };
+    const outbox = OutboxFile.forKey({ HOME: home }, t.baseUrl, t.sim.tokens.write, {
+      now: () => 1_763_726_400_000,
+    });
+
+    expect((await runCli(['status'], env)).stdout).toMatch(/\n {2}Outbox +no text waiting\n$/);
+
+    await outbox.save([waitingText(1), waitingText(2)]);
+    expect((await runCli(['status'], env)).stdout).toMatch(
+      /\n {2}Outbox +2 texts confirmed and not yet known sent \(the inbox with this key sends them\)\n$/,
+    );
+
+    // Cut short inside the second text: status says so, and leaves the file as it is.
+    const whole = await readFile(outbox.path);
+    await truncate(outbox.path, whole.indexOf('Waiting text number 2'));
+    const damaged = await readFile(outbox.path);
+    const unreadable = damaged.byteLength - (damaged.lastIndexOf(0x0a) + 1);
+    const report = await runCli(['status'], env);
+    expect(report.status).toBe(0);
+    expect(report.stdout.split('\n').slice(-3)).toEqual([
+      '  Outbox   1 text confirmed and not yet known sent (the inbox with this key sends it)',
+      `           damaged: ${unreadable} bytes cannot be read, it was cut short; the next inbox with this key keeps what it can read and sets the file aside (${outbox.path})`,
+      '',
+    ]);
+    expect(await readFile(outbox.path)).toEqual(damaged);
+
+    // An inbox read it: the damaged file is kept aside, and status says where, every time, until it is removed.
+    await outbox.load();
+    const after = await runCli(['status'], env);
+    expect(after.stdout.split('\n').slice(-3)).toEqual([
+      '  Outbox   1 text confirmed and not yet known sent (the inbox with this key sends it)',
+      `           kept aside: ${outbox.path}.unreadable-1763726400000 (${unreadable} bytes that could not be read; 1 entry recovered from it)`,
+      '',
+    ]);
+    expect(await readFile(`${outbox.path}.unreadable-1763726400000`)).toEqual(damaged);
+  });
+
+  it('says it also when the shop cannot be reached', async () => {
+    const t = await startSim();
+    const outbox = OutboxFile.forKey({ HOME: home }, t.baseUrl, t.sim.tokens.write);
+    await outbox.save([waitingText(1)]);
+    await t.sim.close();
+    const result = await runCli(['status'], {
+      SHOP_API_BASE_URL: t.baseUrl,
+      SHOP_API_KEY: t.sim.tokens.write,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/could not reach the shop's API/);
+    expect(result.stdout).toBe(
+      '  Outbox   1 text confirmed and not yet known sent (the inbox with this key sends it)\n',
+    );
+  });
+
+  it('says why the outbox cannot be read', async () => {
+    const t = await startSim();
+    const outbox = OutboxFile.forKey({ HOME: home }, t.baseUrl, t.sim.tokens.write);
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(outbox.path, { recursive: true });
+    const result = await runCli(['status'], {
+      SHOP_API_BASE_URL: t.baseUrl,
+      SHOP_API_KEY: t.sim.tokens.write,
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(`  Outbox   cannot be read: ${outbox.path} is a directory, not a file\n`);
   });
 });

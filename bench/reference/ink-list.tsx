@@ -68,7 +68,7 @@ function Screen() {
         </Box>
         <Box flexDirection="column" flexGrow={1} borderStyle="single">
           <Text bold wrap="truncate">
-            Thread — {lead?.name} · updated 0 s ago
+            Thread — {lead?.name} ({lead?.phone}) · updated 0 s ago
           </Text>
           <Text wrap="truncate">{lead?.phone} · no email on file · stage lead</Text>
           <Text wrap="truncate">

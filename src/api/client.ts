@@ -38,7 +38,9 @@ import {
   exchange,
   type HttpAnswer,
 } from './http-exchange.js';
+import { type KeyModeAnswer, keyModeFromAnswer, probeReviewId } from './key-mode-probe.js';
 import { capText, MAX_BODY_BYTES, MAX_LOCATION_CHARS, MAX_ORIGIN_CHARS } from './limits.js';
+import { type LoopbackGuardOptions, trustLoopbackFromEnv, UntrustedServiceError } from './loopback-guard.js';
 import {
   backoffDelay,
   DEFAULT_RETRY,
@@ -68,6 +70,11 @@ export interface ShopClientOptions {
   beforeAttempt?: (request: AttemptInfo, signal: AbortSignal) => Promise<void>;
   /** Called after every attempt that received an HTTP answer or failed, so the scheduler sees 429s. */
   afterAttempt?: (request: AttemptInfo, error: ApiError | undefined) => void;
+  /**
+   * Who may receive plain-http requests on loopback (this user or root, checked per connection).
+   * Default: as SHOP_INBOX_TRUST_LOOPBACK says where the owner cannot be known.
+   */
+  loopbackGuard?: LoopbackGuardOptions;
   /** Test seams: the clock, the wait between attempts and the jitter source. */
   now?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -86,6 +93,8 @@ export interface AttemptInfo {
   /** e.g. "GET /inbox". */
   endpoint: string;
   method: string;
+  /** The probe of the key's mode: a write in form that changes nothing, as unhurried as a background read. */
+  probe?: boolean;
 }
 
 export interface CallOptions {
@@ -108,6 +117,18 @@ export interface SendTextResult {
   sent: boolean;
   /** True when the service recognised the Idempotency-Key and sent nothing new. */
   replayed: boolean;
+}
+
+/** The client of one key over HTTP (not through a hub): it can also ask the shop what the key may do. */
+export interface HttpShopClient extends ShopClient {
+  /**
+   * Asks the shop whether this key may write, without changing anything
+   * (src/api/key-mode-probe.ts says how, and what is assumed). The one request
+   * that is not a GET and still leaves a read-only client: callers must not
+   * make it in a process read-only by choice (--read-only, the config, the
+   * wallboard). Never retried; never rejects.
+   */
+  probeKeyMode(options?: CallOptions): Promise<KeyModeAnswer>;
 }
 
 export interface ShopClient {
@@ -134,6 +155,8 @@ export interface ShopClient {
 }
 
 interface RequestSpec {
+  /** The probe of the key's mode (probeKeyMode): let through in read-only mode. */
+  probe?: boolean;
   pathId?: string;
   query?: Record<string, string | number | undefined>;
   json?: unknown;
@@ -250,7 +273,7 @@ function mayHaveTakenEffect(endpoint: Endpoint): string {
     : '; it may have been done all the same';
 }
 
-export function createShopClient(options: ShopClientOptions): ShopClient {
+export function createShopClient(options: ShopClientOptions): HttpShopClient {
   const baseUrl = parseBaseUrl(options.baseUrl);
   // The key lives only in this closure and the Authorization header: never on
   // an object that could be logged or inspected.
@@ -266,7 +289,10 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
   const sleep = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
 
-  const connections = createConnections();
+  const connections = createConnections({
+    trustWhenUnknown: trustLoopbackFromEnv(process.env),
+    ...options.loopbackGuard,
+  });
   const userAgent = options.userAgent ?? 'shop-inbox';
 
   function fail(endpoint: Endpoint, init: Omit<ApiErrorInit, 'endpoint'>): ApiError {
@@ -278,7 +304,7 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
   }
 
   function checkLocally(endpoint: Endpoint, spec: RequestSpec): void {
-    if (readOnly && endpoint.method !== 'GET') {
+    if (readOnly && endpoint.method !== 'GET' && !spec.probe) {
       throw fail(endpoint, {
         status: 0,
         code: 'read_only',
@@ -400,9 +426,11 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
             : response.status === 429
               ? 'rate_limited'
               : `http_${response.status}`;
+    const fromService = response.status < 500 && errorBody.success;
     return fail(endpoint, {
       status: response.status,
       code: response.status >= 500 ? 'server' : errorBody.success ? errorBody.data.code : fallbackCode,
+      fromService,
       message: errorBody.success ? errorBody.data.error : `the shop's API answered HTTP ${response.status}`,
       ...(errorBody.success && errorBody.data.issues ? { issues: errorBody.data.issues } : {}),
       ...(retryAfter !== undefined ? { retryAfter } : {}),
@@ -461,7 +489,11 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
 
     try {
       for (let attemptNumber = 1; ; attemptNumber += 1) {
-        const info: AttemptInfo = { endpoint: describeEndpoint(endpoint), method: endpoint.method };
+        const info: AttemptInfo = {
+          endpoint: describeEndpoint(endpoint),
+          method: endpoint.method,
+          ...(spec.probe ? { probe: true } : {}),
+        };
         try {
           await options.beforeAttempt?.(info, call.signal);
           if (call.signal.aborted) throw call.signal.reason;
@@ -521,6 +553,10 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
     attemptTimedOut: boolean,
   ): ApiError {
     if (caught instanceof ApiError) return caught;
+    if (caught instanceof UntrustedServiceError) {
+      // Refused before anything was written: not a network failure, and never retried.
+      return fail(endpoint, { status: 0, code: 'untrusted_service', local: true, message: caught.message });
+    }
     if (stoppedBy === 'caller') {
       return fail(endpoint, { status: 0, code: 'aborted', message: 'the request was cancelled' });
     }
@@ -581,5 +617,19 @@ export function createShopClient(options: ShopClientOptions): ShopClient {
     decideAction: (actionId, status = 'approved', o) =>
       request(e.decideAction, { pathId: actionId, json: { status }, ...o }) as Promise<DecisionResult>,
     getOpenApi: (o) => request(e.getOpenApi, { ...o }) as Promise<Record<string, unknown>>,
+    probeKeyMode: async (o) => {
+      try {
+        await request(e.draftReply, {
+          pathId: probeReviewId(),
+          probe: true,
+          maxAttempts: 1,
+          ...(o?.signal ? { signal: o.signal } : {}),
+        });
+        return keyModeFromAnswer(undefined);
+      } catch (caught) {
+        if (caught instanceof ApiError) return keyModeFromAnswer(caught);
+        throw caught;
+      }
+    },
   };
 }

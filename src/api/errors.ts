@@ -11,7 +11,8 @@ import { capIssues, capText, MAX_CODE_CHARS, MAX_MESSAGE_CHARS } from './limits.
  * The documented service codes, plus what the client itself can tell:
  * network (no connection), timeout (no answer in time), server (5xx or a body
  * that is not JSON), bad_response (JSON that breaks the contract), aborted
- * (the caller cancelled), redirect (a 3xx, never followed). A code the service
+ * (the caller cancelled), redirect (a 3xx, never followed), untrusted_service (plain http to a
+ * loopback port another user listens on: refused before anything was sent). A code the service
  * invents later passes through as-is (capped in length, like every server string).
  */
 export type ApiErrorCode =
@@ -22,6 +23,7 @@ export type ApiErrorCode =
   | 'bad_response'
   | 'aborted'
   | 'redirect'
+  | 'untrusted_service'
   | (string & {});
 
 export interface ApiErrorInit {
@@ -34,6 +36,8 @@ export interface ApiErrorInit {
   attempts?: number;
   /** True when the client refused the call before anything reached the network. */
   local?: boolean;
+  /** True when `code` is the service's own, from its error body (not derived from the HTTP status). */
+  fromService?: boolean;
 }
 
 /**
@@ -55,6 +59,8 @@ export class ApiError extends Error {
   /** How many attempts were made before giving up (0 for a local refusal). */
   readonly attempts: number;
   readonly local: boolean;
+  /** `code` came from the service's error body, not from the HTTP status alone (a proxy's page has none). */
+  readonly fromService: boolean;
 
   constructor(init: ApiErrorInit) {
     super(capText(init.message, MAX_MESSAGE_CHARS));
@@ -65,6 +71,7 @@ export class ApiError extends Error {
     this.retryAfter = init.retryAfter;
     this.attempts = init.attempts ?? (init.local ? 0 : 1);
     this.local = init.local ?? false;
+    this.fromService = init.fromService ?? false;
   }
 
   /** Whether calling again later can succeed without the user changing anything. */
@@ -90,6 +97,7 @@ export class ApiError extends Error {
       retryAfter: this.retryAfter,
       attempts: this.attempts,
       local: this.local,
+      fromService: this.fromService,
     };
   }
 

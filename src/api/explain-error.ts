@@ -21,7 +21,7 @@ export function explainApiError(error: ExplainableError): string {
     case 'read_only':
       return error.local
         ? 'read-only mode: nothing was sent.'
-        : "this key is read-only: turn on write mode in the shop's API settings, then restart.";
+        : "this key is read-only: turn on write mode in the shop's API settings.";
     case 'no_number':
       return 'the shop has no texting number yet: nothing was sent.';
     case 'texting_inactive':

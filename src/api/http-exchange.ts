@@ -15,10 +15,11 @@
  * enough to keep a socket alive. A compressed body is limited by what it
  * inflates to.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { type Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { LoopbackCheckedAgent, type LoopbackGuardOptions } from './loopback-guard.js';
 
 export class BodyTooLarge extends Error {
   override name = 'BodyTooLarge';
@@ -59,15 +60,18 @@ export interface HttpAnswer {
   discard(): void;
 }
 
-/** Keep-alive connections, shared by the requests of one client (the agents unref idle sockets). */
+/**
+ * Keep-alive connections, shared by the requests of one client (the agents unref idle sockets).
+ * Plain http goes only to loopback, and only to a service of this user's (loopback-guard.ts).
+ */
 export interface Connections {
   http: HttpAgent;
   https: HttpsAgent;
 }
 
-export function createConnections(): Connections {
+export function createConnections(guard: LoopbackGuardOptions = {}): Connections {
   return {
-    http: new HttpAgent({ keepAlive: true }),
+    http: new LoopbackCheckedAgent({ keepAlive: true }, guard),
     https: new HttpsAgent({ keepAlive: true }),
   };
 }

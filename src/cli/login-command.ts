@@ -4,7 +4,6 @@
  * piped key is read from stdin; in a terminal it is asked for without echo.
  * The key is never taken from argv and never printed.
  */
-import { parseArgs } from 'node:util';
 import { BaseUrlError, parseBaseUrl } from '../api/base-url.js';
 import { createShopClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
@@ -12,31 +11,16 @@ import { explainApiError } from '../api/explain-error.js';
 import { ConfigError } from '../config/config-error.js';
 import { readConfig, type ShopInboxConfig, writeConfig } from '../config/config-file.js';
 import { checkKey, writeKeyFile } from '../config/key-file.js';
+import { KeyModeFile } from '../config/key-mode-file.js';
 import { configFilePath, keyFilePath } from '../config/paths.js';
 import { sanitize } from '../text/sanitize.js';
 import { InputCancelled, isTerminal, readHiddenLine } from './hidden-input.js';
+import { describeKeyMode, learnKeyMode } from './key-mode-words.js';
+import { parseVerbArgs } from './parse-verb.js';
 
 import { UsageError } from './usage-error.js';
+import { VERBS, verbHelp } from './verb-table.js';
 import { VERSION } from './version.js';
-
-export const LOGIN_USAGE = `Usage: shop-inbox login [--base-url URL] [--read-only] [--no-verify]
-
-Checks the shop's API key (GET /me) and saves it for this user, so other commands
-need no SHOP_API_KEY. In a terminal the key is asked for without echo; otherwise it
-is read from standard input:  shop-inbox login < keyfile  or  … | shop-inbox login
-A key is never accepted as a flag: other users of this machine can see flags with ps.
-
-Saved in $XDG_CONFIG_HOME/shop-inbox (default ~/.config/shop-inbox, mode 700):
-the key in "key" (mode 600), the base URL and read-only choice in "config.json".
-
-Options:
-  --base-url URL   the shop's API root, https://host/…/v1
-                   (default: SHOP_API_BASE_URL, then the one saved before)
-  --read-only      send nothing but reads with this login (kept by later logins;
-                   remove read_only from config.json to undo)
-  --no-verify      save the key without checking it (when the shop cannot be reached)
-Exit status: 0 saved, 1 refused or not saved, 2 usage error, 130 cancelled with ctrl-c.
-`;
 
 export interface LoginIo {
   stdin: NodeJS.ReadableStream;
@@ -114,18 +98,9 @@ export async function runLoginCommand(
   env: NodeJS.ProcessEnv,
   io: LoginIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
 ): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      'base-url': { type: 'string' },
-      'read-only': { type: 'boolean', default: false },
-      'no-verify': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
-    io.stdout.write(LOGIN_USAGE);
+  const { values, help } = parseVerbArgs(VERBS.login, args);
+  if (help) {
+    io.stdout.write(verbHelp(VERBS.login));
     return 0;
   }
   const existing = await readExistingConfig(env, io);
@@ -141,13 +116,6 @@ export async function runLoginCommand(
     return 1;
   }
 
-  let businessName: string | undefined;
-  if (!values['no-verify']) {
-    const verified = await verifyKey(baseUrl, apiKey, io);
-    if (typeof verified === 'number') return verified;
-    businessName = verified;
-  }
-
   // The key goes to the default key file, so a key_file saved before must not shadow it.
   const { key_file: _shadowing, ...kept } = existing ?? {};
   const config: ShopInboxConfig = {
@@ -155,6 +123,24 @@ export async function runLoginCommand(
     base_url: baseUrl,
     ...(values['read-only'] ? { read_only: true } : {}),
   };
+
+  let businessName: string | undefined;
+  let keyMode: string;
+  if (values['no-verify']) keyMode = 'unknown: not asked (--no-verify)';
+  else {
+    const verified = await verifyKey(baseUrl, apiKey, io);
+    if (typeof verified === 'number') return verified;
+    businessName = verified;
+    // A login kept read-only sends nothing but reads: its key's own mode is not asked.
+    keyMode = config.read_only
+      ? "read-only: this login is read-only (the key's own mode is not asked, since that takes a write)"
+      : describeKeyMode(
+          await learnKeyMode(
+            createShopClient({ baseUrl, apiKey, readOnly: true, userAgent: `shop-inbox/${VERSION}` }),
+            KeyModeFile.forKey(env, baseUrl, apiKey),
+          ),
+        );
+  }
   const keyPath = keyFilePath(env);
   try {
     await writeKeyFile(keyPath, apiKey);
@@ -167,6 +153,7 @@ export async function runLoginCommand(
   io.stdout.write(
     `${businessName ? `Logged in to ${businessName}.` : 'Saved without checking the key (--no-verify).'}\n` +
       `Key saved to ${keyPath} (only you can read it); base URL ${baseUrl} saved to ${configFilePath(env)}.\n` +
+      `Key mode: ${sanitize(keyMode, { singleLine: true }).replace(/\.+$/, '')}.\n` +
       (config.read_only ? 'Read-only: shop-inbox sends nothing but reads with this login.\n' : ''),
   );
   if (env.SHOP_API_KEY?.trim()) {

@@ -5,12 +5,10 @@
 import { BaseUrlError } from '../api/base-url.js';
 import { ConfigError } from '../config/config-error.js';
 import { type ResolvedSettings, resolveSettings } from '../config/settings.js';
+import { SHOP_OPTIONS } from './verb-table.js';
 
-/** The flags that choose the shop and the key, for `parseArgs`. */
-export const SHOP_FLAGS = {
-  'base-url': { type: 'string' },
-  'key-file': { type: 'string' },
-} as const;
+/** The flags that choose the shop and the key, for `parseArgs` (every command's table has them). */
+export const SHOP_FLAGS = SHOP_OPTIONS;
 
 export interface ShopFlagValues {
   'base-url'?: string | undefined;
@@ -25,6 +23,7 @@ export interface ShopFlagValues {
 export async function settingsOrExplain(
   values: ShopFlagValues,
   env: NodeJS.ProcessEnv,
+  explain: (message: string) => void = (message) => process.stderr.write(`shop-inbox: ${message}\n`),
 ): Promise<ResolvedSettings | undefined> {
   try {
     return await resolveSettings(
@@ -37,7 +36,7 @@ export async function settingsOrExplain(
     );
   } catch (error) {
     if (error instanceof ConfigError || error instanceof BaseUrlError) {
-      process.stderr.write(`shop-inbox: ${error.message}\n`);
+      explain(error.message);
       return undefined;
     }
     throw error;

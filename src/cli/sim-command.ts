@@ -3,11 +3,11 @@
  * on stdout is one JSON object with the base URL and the tokens, so scripts
  * and tests can start it and read where to connect.
  */
-import { parseArgs } from 'node:util';
 import { isLoopbackHost } from '../api/base-url.js';
 import { createSimulator } from '../sim/simulator.js';
-import { SIM_USAGE } from './usage.js';
+import { parseVerbArgs } from './parse-verb.js';
 import { UsageError } from './usage-error.js';
+import { VERBS, verbHelp } from './verb-table.js';
 
 function number(name: string, raw: string | undefined, fallback: number, range: [number, number]): number {
   if (raw === undefined) return fallback;
@@ -19,28 +19,9 @@ function number(name: string, raw: string | undefined, fallback: number, range: 
 }
 
 export async function runSimCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      host: { type: 'string', default: '127.0.0.1' },
-      port: { type: 'string' },
-      seed: { type: 'string' },
-      live: { type: 'boolean', default: false },
-      'live-interval': { type: 'string' },
-      'rate-limit': { type: 'string' },
-      latency: { type: 'string' },
-      'error-rate': { type: 'string' },
-      'hang-rate': { type: 'string' },
-      'reset-rate': { type: 'string' },
-      'malformed-rate': { type: 'string' },
-      'burst-429': { type: 'string' },
-      'burst-retry-after': { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(SIM_USAGE);
+  const { values, help } = parseVerbArgs(VERBS.sim, args);
+  if (help) {
+    process.stdout.write(verbHelp(VERBS.sim));
     return;
   }
   const host = values.host ?? '127.0.0.1';
@@ -51,7 +32,7 @@ export async function runSimCommand(args: string[]): Promise<void> {
   }
   const sim = createSimulator({
     seed: number('seed', values.seed, 1, [0, 2 ** 32 - 1]),
-    live: values.live,
+    live: values.live === true,
     liveIntervalMs: number('live-interval', values['live-interval'], 4_000, [100, 3_600_000]),
     rateLimitPerMinute: number('rate-limit', values['rate-limit'], 120, [1, 1_000_000]),
     faults: {

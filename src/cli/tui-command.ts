@@ -3,32 +3,26 @@
  * [--wallboard] [--theme auto|dark|light]`: the full-screen inbox, or the wallboard (read-only).
  * With --demo it starts the simulator in this process on a free loopback port and uses its write key.
  */
-import { parseArgs } from 'node:util';
 import { ConfigError } from '../config/config-error.js';
 import { readConfig, type ShopInboxConfig } from '../config/config-file.js';
 import { fadeOf } from '../config/settings.js';
 import { DEFAULT_MAX_RPM } from '../session/create-session.js';
 import { type InboxSessionOptions, startInboxSession } from '../session/start-inbox-session.js';
 import { loadTemplates, TemplatesError } from '../user-actions/templates.js';
-import { SHOP_FLAGS, settingsOrExplain } from './shop-settings.js';
+import { parseVerbArgs } from './parse-verb.js';
+import { settingsOrExplain } from './shop-settings.js';
 import { UsageError } from './usage-error.js';
+import { VERBS, verbHelp } from './verb-table.js';
+import { VERSION } from './version.js';
 
 type ThemeChoice = 'auto' | 'dark' | 'light';
 
 export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      demo: { type: 'boolean', default: false },
-      ...SHOP_FLAGS,
-      'read-only': { type: 'boolean', default: false },
-      'max-rpm': { type: 'string' },
-      'no-mouse': { type: 'boolean', default: false },
-      wallboard: { type: 'boolean', default: false },
-      theme: { type: 'string' },
-    },
-  });
+  const { values, help } = parseVerbArgs(VERBS[''], args);
+  if (help) {
+    process.stdout.write(verbHelp(VERBS['']));
+    return 0;
+  }
   const theme = values.theme;
   if (theme !== undefined && !isThemeChoice(theme)) {
     throw new UsageError('--theme must be auto, dark or light');
@@ -93,7 +87,7 @@ function isThemeChoice(value: string): value is ThemeChoice {
  * checked, before the screen changes, and the inbox is shown.
  */
 async function showInbox(
-  options: Omit<InboxSessionOptions, 'columns' | 'rows'> & {
+  options: Omit<InboxSessionOptions, 'columns' | 'rows' | 'userAgent'> & {
     keys?: ShopInboxConfig['keys'];
     mouse: boolean;
     theme: ThemeChoice;
@@ -111,12 +105,13 @@ async function showInbox(
   const session = startInboxSession({
     ...options,
     ...templates,
+    userAgent: `shop-inbox/${VERSION}`,
     columns: process.stdout.columns ?? 80,
     rows: process.stdout.rows ?? 24,
   });
   const [{ runInbox }, { buildKeymap, KeymapError }] = await Promise.all([
-    import('../ui/run-inbox.js'),
-    import('../ui/commands/keymap.js'),
+    import('../shell/run-inbox.js'),
+    import('../shell/commands/keymap.js'),
   ]);
   try {
     buildKeymap(options.keys);

@@ -2,10 +2,11 @@
  * config.json: where the shop is and how to use it. It never holds the key
  * itself, only where a key file is, so it can be shown or shared safely.
  */
-import { readFile } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
+import { readBoundedFile } from './bounded-file.js';
 import { ConfigError } from './config-error.js';
+import { holdingDirectoryProblem, othersCanChangeProblem, type TrustedFileRole } from './file-permissions.js';
 import { configFilePath } from './paths.js';
 import { writePrivateFile } from './private-file.js';
 
@@ -55,17 +56,34 @@ export function isTimeZone(name: string): boolean {
 
 export type ShopInboxConfig = z.infer<typeof ConfigSchema>;
 
-/** The config, or undefined when there is none yet; throws ConfigError when it is broken. */
+/** Far more than any config (a few hundred bytes, a few KiB with many keys): a larger file is not one. */
+export const CONFIG_FILE_MAX_BYTES = 256 * 1024;
+
+/** config.json names the shop the key is sent to and the file it is read from. */
+const CONFIG_ROLE: TrustedFileRole = {
+  power: 'decides where your API key is sent',
+  outcome: 'it is not used',
+};
+
+/** The config's text, or undefined when there is none; refuses a file, or a directory, others could change. */
+async function readConfigText(path: string): Promise<string | undefined> {
+  const bytes = await readBoundedFile(path, {
+    maxBytes: CONFIG_FILE_MAX_BYTES,
+    name: path,
+    check: (info) => othersCanChangeProblem(info, path, CONFIG_ROLE),
+    fail: (message) => new ConfigError(message),
+  });
+  if (bytes === undefined) return undefined;
+  const replaceable = await holdingDirectoryProblem(path, CONFIG_ROLE);
+  if (replaceable) throw new ConfigError(replaceable);
+  return bytes.toString('utf8');
+}
+
+/** The config, or undefined when there is none yet; throws ConfigError when it is broken or unsafe. */
 export async function readConfig(env: NodeJS.ProcessEnv): Promise<ShopInboxConfig | undefined> {
   const path = configFilePath(env);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    throw new ConfigError(`cannot read ${path} (${code ?? 'unknown error'})`);
-  }
+  const text = await readConfigText(path);
+  if (text === undefined) return undefined;
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -5,6 +5,12 @@
  * reads and writes the hub makes through the one budget. A write keeps its
  * Idempotency-Key: if the hub goes away during it, the call fails as a
  * network failure would, and the sender tries again with the same key.
+ *
+ * The hub beats every second. A hub not heard for `silenceMs` (stopped,
+ * SIGSTOP, or its process stuck) is reported silent, and every call waiting
+ * on it fails the same way: its outcome is unknown, and a text is tried
+ * again with its key, by this terminal itself. A line from it later reports
+ * it heard again.
  */
 import { connect, type Socket } from 'node:net';
 import type { CallOptions, SendTextOptions, SendTextResult, ShopClient } from '../api/client.js';
@@ -35,7 +41,18 @@ export interface HubLinkEvents {
   onPresence(terminals: number, composing: string[]): void;
   /** The hub went away (exited, killed, or broke the protocol). */
   onClose(): void;
+  /** Nothing from the hub for the silence threshold: it may be stopped (its socket still open). */
+  onSilent?(): void;
+  /** A line from the hub after it was silent. */
+  onHeard?(): void;
 }
+
+export interface LinkOptions {
+  /** A hub not heard for this long is silent. Default 4 s; never under three of the hub's beats. */
+  silenceMs?: number;
+}
+
+export const DEFAULT_SILENCE_MS = 4_000;
 
 export type LinkResult =
   | { kind: 'linked'; link: HubLink; reads: HubRead[] }
@@ -69,8 +86,21 @@ function hubGone(endpoint: string): ApiError {
   });
 }
 
+function hubSilent(endpoint: string): ApiError {
+  return new ApiError({
+    status: 0,
+    code: 'network',
+    endpoint,
+    message: "the inbox that reads the shop for this terminal (the box's hub) is not answering",
+  });
+}
+
 /** Connects and says hello; resolves with the link, or with why there is none. */
-export function linkToHub(socketPath: string, events: HubLinkEvents): Promise<LinkResult> {
+export function linkToHub(
+  socketPath: string,
+  events: HubLinkEvents,
+  options: LinkOptions = {},
+): Promise<LinkResult> {
   return new Promise((resolve) => {
     const socket = connect(socketPath);
     let settled = false;
@@ -103,7 +133,11 @@ export function linkToHub(socketPath: string, events: HubLinkEvents): Promise<Li
             return settle({ kind: 'refused', version: greeting.data.v });
           const welcome = HubMessage.safeParse(json);
           if (!welcome.success || welcome.data.t !== 'welcome') return settle({ kind: 'silent' });
-          link = new HubLink(socket, events);
+          link = new HubLink(
+            socket,
+            events,
+            Math.max(options.silenceMs ?? DEFAULT_SILENCE_MS, 3 * welcome.data.beatMs),
+          );
           const reads = welcome.data.reads.flatMap((read) => {
             const data = parseSlotData(read.slot, read.data);
             return data === undefined ? [] : [{ slot: read.slot, data, at: read.at }];
@@ -128,28 +162,60 @@ export class HubLink {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private closed = false;
+  private lastHeard = Date.now();
+  private silent = false;
+  private readonly watchdog: NodeJS.Timeout;
+  private lastWatch = Date.now();
+  private readonly watchEveryMs: number;
 
   constructor(
     private readonly socket: Socket,
     private readonly events: HubLinkEvents,
+    private readonly silenceMs: number = DEFAULT_SILENCE_MS,
   ) {
     socket.on('close', () => this.close());
     socket.on('error', () => socket.destroy());
+    this.watchEveryMs = Math.max(20, Math.min(500, Math.floor(silenceMs / 4)));
+    this.watchdog = setInterval(() => this.watch(), this.watchEveryMs);
+    this.watchdog.unref?.();
   }
 
   get isClosed(): boolean {
     return this.closed;
   }
 
+  /** Not heard for the silence threshold, and not heard since. */
+  get isSilent(): boolean {
+    return this.silent;
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.watchdog);
     this.socket.destroy();
+    this.failPending(hubGone);
+    this.events.onClose();
+  }
+
+  private failPending(why: (endpoint: string) => ApiError): void {
     for (const [id, call] of this.pending) {
       this.pending.delete(id);
-      call.reject(hubGone(call.endpoint));
+      call.reject(why(call.endpoint));
     }
-    this.events.onClose();
+  }
+
+  private watch(): void {
+    const now = Date.now();
+    const sinceLastWatch = now - this.lastWatch;
+    this.lastWatch = now;
+    // This terminal was itself stopped or stuck: what the hub sent meanwhile is read before judging it.
+    if (sinceLastWatch > this.watchEveryMs + this.silenceMs / 2) return;
+    if (this.silent || this.closed || now - this.lastHeard <= this.silenceMs) return;
+    this.silent = true;
+    // Whatever was asked of it may or may not have been done: its callers try again (a text with its key).
+    this.failPending(hubSilent);
+    this.events.onSilent?.();
   }
 
   composing(contactId: string | null): void {
@@ -163,7 +229,13 @@ export class HubLink {
       this.close();
       return;
     }
+    this.lastHeard = Date.now();
+    if (this.silent) {
+      this.silent = false;
+      this.events.onHeard?.();
+    }
     const message = parsed.data;
+    if (message.t === 'beat') return;
     if (message.t === 'data') {
       const data = parseSlotData(message.slot, message.data);
       // Shop data that does not fit the contract is dropped, as the API client drops it.
@@ -202,6 +274,7 @@ export class HubLink {
     signal?: AbortSignal,
   ): Promise<unknown> {
     if (this.closed) return Promise.reject(hubGone(endpoint));
+    if (this.silent) return Promise.reject(hubSilent(endpoint));
     if (signal?.aborted)
       return Promise.reject(
         new ApiError({ status: 0, code: 'aborted', endpoint, message: 'the request was cancelled' }),

@@ -4,9 +4,19 @@
  * the other terminals, reads for them what their screens need (from what it
  * read moments ago when it can), performs their writes through its budget,
  * and tells everyone how many terminals are open and which contacts are
- * being written to. Protocol: docs/hub-protocol.md.
+ * being written to. It beats (a line to every terminal every second), so
+ * that they notice when it stops answering. Protocol: docs/hub-protocol.md.
+ *
+ * It listens on a socket of its own name and then renames it onto the
+ * shared one: a stale file, or the socket of a hub that stopped answering,
+ * is replaced in one step, and closing a listener (which removes the name it
+ * was bound to) never removes another hub's socket. A hub stopped long
+ * enough for another terminal to take over finds, when it goes on, that the
+ * name leads elsewhere (checked at every beat, and by the owner before every
+ * request it makes): it closes and says so.
  */
-import { chmod } from 'node:fs/promises';
+import { lstatSync, unlinkSync } from 'node:fs';
+import { chmod, lstat, rename, unlink } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { ShopClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
@@ -15,6 +25,7 @@ import { readSlot } from '../poller/read-slot.js';
 import { type Slot, slotKey } from '../poller/refresh-plan.js';
 import type { SlotData } from '../poller/store-writes.js';
 import { type AppStore, composingContact } from '../store/app-store.js';
+import { hubListenPath } from './hub-paths.js';
 import {
   ClientMessage,
   type HubCall,
@@ -38,8 +49,14 @@ export interface HubServerOptions {
   freshMs?: number;
   /** A terminal that has not said hello by then is dropped. Default 2 s. */
   helloTimeoutMs?: number;
+  /** How often every terminal is told this hub is there. Default 1 s. */
+  beatMs?: number;
+  /** Another terminal took the socket's name over (this hub had stopped answering): this hub has closed. */
+  onSuperseded?: () => void;
   now?: () => number;
 }
+
+export const DEFAULT_BEAT_MS = 1_000;
 
 /** Terminals beyond this are refused: a box has a few desks, not hundreds. */
 const MAX_PEERS = 64;
@@ -67,30 +84,53 @@ export class HubServer {
   private readonly inFlight = new Map<string, Promise<Cached>>();
   private readonly freshMs: number;
   private readonly helloTimeoutMs: number;
+  private readonly beatMs: number;
   private readonly now: () => number;
   private unsubscribe: (() => void) | undefined;
   private lastPresence = '';
   private closed = false;
+  /** The socket this hub listens on, as the file system knows it: the shared name leads here while this is the hub. */
+  private identity: { dev: number; ino: number } | undefined;
+  private beatTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: HubServerOptions) {
     this.freshMs = options.freshMs ?? 3_000;
     this.helloTimeoutMs = options.helloTimeoutMs ?? 2_000;
+    this.beatMs = options.beatMs ?? DEFAULT_BEAT_MS;
     this.now = options.now ?? Date.now;
     this.server = createServer((socket) => this.accept(socket));
     this.server.maxConnections = MAX_PEERS;
   }
 
-  /** Listens on the socket path (which must not exist), 0600 before anyone else is told it exists. */
+  /**
+   * Listens on a socket of this process's own name, 0600, then renames it
+   * onto the shared socket path, replacing whatever was there (call it under
+   * the election's lock, once nothing answers there).
+   */
   async listen(): Promise<void> {
+    const own = hubListenPath(this.options.socketPath);
+    // Named after this process: a file of that name was left by a dead process that had this pid.
+    await unlink(own).catch(() => {});
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
-      this.server.listen(this.options.socketPath, () => {
+      this.server.listen(own, () => {
         this.server.off('error', reject);
         resolve();
       });
     });
     this.server.on('error', () => {});
-    await chmod(this.options.socketPath, 0o600);
+    try {
+      await chmod(own, 0o600);
+      const info = await lstat(own);
+      this.identity = { dev: info.dev, ino: info.ino };
+      await rename(own, this.options.socketPath);
+    } catch (error) {
+      this.identity = undefined;
+      this.server.close();
+      throw error;
+    }
+    this.beatTimer = setInterval(() => this.beat(), this.beatMs);
+    this.beatTimer.unref?.();
     this.options.poller.onData = (slot, data, at) => this.remember(slot, data, at);
     // A terminal asking for what this hub's poller is reading right now gets that read, not a second one.
     this.options.poller.onReading = (slot, reading) => this.track(slot, reading);
@@ -104,16 +144,59 @@ export class HubServer {
     return 1 + [...this.peers].filter((peer) => peer.ready).length;
   }
 
+  /**
+   * Whether the shared socket path still leads to this hub. Another terminal
+   * renames its own socket onto it when this hub stopped answering.
+   */
+  owns(): boolean {
+    if (this.closed || !this.identity) return false;
+    try {
+      const info = lstatSync(this.options.socketPath);
+      return info.dev === this.identity.dev && info.ino === this.identity.ino;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Another terminal took over: this hub closes, leaving the name to it, and says so. */
+  supersede(): void {
+    if (this.closed) return;
+    this.close();
+    this.options.onSuperseded?.();
+  }
+
   close(): void {
     if (this.closed) return;
+    // The shared name is removed only while it leads here, never when it is another hub's.
+    const named = this.owns();
     this.closed = true;
+    clearInterval(this.beatTimer);
     this.unsubscribe?.();
     this.options.poller.onData = undefined;
     this.options.poller.onReading = undefined;
-    // Closing the listener unlinks the socket file; the terminals see their hub go and elect another.
+    if (named) {
+      try {
+        unlinkSync(this.options.socketPath);
+      } catch {
+        // Gone already.
+      }
+    }
+    // Closing the listener removes the name it was bound to, which was renamed away: nothing.
+    // The terminals see their hub go and elect another.
     this.server.close();
     for (const peer of this.peers) peer.socket.destroy();
     this.peers.clear();
+  }
+
+  /** Tells every terminal this hub is there; first checks that it still is the hub. */
+  private beat(): void {
+    if (this.closed) return;
+    // A hub that goes on after a stop says nothing once another has taken over.
+    if (!this.owns()) {
+      this.supersede();
+      return;
+    }
+    for (const peer of this.peers) if (peer.ready) this.send(peer, { t: 'beat' });
   }
 
   private accept(socket: Socket): void {
@@ -154,6 +237,7 @@ export class HubServer {
               t: 'welcome',
               v: PROTOCOL_VERSION,
               reads: [...this.cache.values()].map(({ slot, data, at }) => ({ slot, data, at })),
+              beatMs: this.beatMs,
             });
             this.sendPresence(true);
             return;

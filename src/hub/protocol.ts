@@ -1,5 +1,5 @@
 /**
- * The hub protocol, version 1 (docs/hub-protocol.md): newline-delimited JSON
+ * The hub protocol, version 2 (docs/hub-protocol.md): newline-delimited JSON
  * over a Unix socket between the terminals of one user, shop and key. Every
  * line is parsed with these schemas, and every piece of shop data with the
  * API's own contract, exactly as if it came from the API: nothing from the
@@ -11,7 +11,8 @@ import { ActionStatusValues, InboxFilterValues } from '../contract/resources.js'
 import type { Slot } from '../poller/refresh-plan.js';
 import type { SlotData } from '../poller/store-writes.js';
 
-export const PROTOCOL_VERSION = 1;
+/** 2: the hub beats (a line every `beatMs`), so that a client tells a hub that stopped from one with nothing to say. */
+export const PROTOCOL_VERSION = 2;
 
 /** Longest line a hub reads from a terminal: a text's body is at most 1600 characters. */
 export const MAX_CLIENT_LINE_BYTES = 64 * 1024;
@@ -74,7 +75,15 @@ const Read = z.object({ slot: SlotSchema, data: z.unknown(), at: Timestamp });
 
 /** What a hub says to a terminal (after the greeting). */
 export const HubMessage = z.discriminatedUnion('t', [
-  z.object({ t: z.literal('welcome'), v: z.literal(PROTOCOL_VERSION), reads: z.array(Read).max(200) }),
+  z.object({
+    t: z.literal('welcome'),
+    v: z.literal(PROTOCOL_VERSION),
+    reads: z.array(Read).max(200),
+    /** How often this hub beats. */
+    beatMs: z.int().min(10).max(60_000),
+  }),
+  // The hub is there: sent to every terminal every `beatMs`, whatever else it sends.
+  z.object({ t: z.literal('beat') }),
   z.object({ t: z.literal('refused'), v: z.int(), reason: ShortText(200) }),
   z.object({ t: z.literal('data'), ...Read.shape }),
   // ok: the call's answer in `data`; not ok: `error`.

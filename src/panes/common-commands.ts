@@ -4,7 +4,7 @@
  * id each ("filter", "compose"), so a user's keymap changes them everywhere.
  */
 import { searchText } from '../store/selectors.js';
-import type { Command, CommandContext } from '../ui/commands/command.js';
+import type { Command, CommandContext } from '../ui-kit/commands/command.js';
 
 export function filterCommands(
   pane: string,

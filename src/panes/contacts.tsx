@@ -5,12 +5,12 @@ import type { Contact } from '../contract/resources.js';
 import type { AppState } from '../store/app-store.js';
 import { listCount } from '../store/counts.js';
 import { contactList, leadIdForContact, searchText, selectedContact } from '../store/selectors.js';
-import { useAppState, useClockNow, useTheme } from '../ui/app-context.js';
-import { ListWindow } from '../ui/components/list-window.js';
-import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
-import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
-import { Text } from '../ui/components/text.js';
-import { age, enumLabel, oneLine } from '../ui/format.js';
+import { useAppState, useClockNow, useTheme } from '../ui-kit/app-context.js';
+import { ListWindow } from '../ui-kit/components/list-window.js';
+import { LoadedStatus, statusOf } from '../ui-kit/components/loaded-status.js';
+import { frameContentRows, PaneFrame } from '../ui-kit/components/pane-frame.js';
+import { Text } from '../ui-kit/components/text.js';
+import { age, enumLabel, oneLine } from '../ui-kit/format.js';
 import { composeCommand, copyCommand, filterCommands } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
@@ -126,8 +126,8 @@ export const contactsPane: PaneDescriptor = {
       run: (context) => {
         const state = context.state();
         const contact = selectedContact(state);
-        const leadId = contact ? leadIdForContact(state, contact) : undefined;
-        if (leadId) context.ui.openThread(leadId);
+        // From now on the thread is the lead of the contact highlighted here, until the Inbox is back.
+        if (contact && leadIdForContact(state, contact)) context.ui.openThread({ list: 'contacts' });
       },
     },
     ...filterCommands('contacts', {

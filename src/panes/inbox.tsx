@@ -8,16 +8,23 @@ import { memo, useMemo } from 'react';
 import type { InboundPreview, InboxLead } from '../contract/resources.js';
 import type { Slot } from '../poller/refresh-plan.js';
 import { type AppState, isWide } from '../store/app-store.js';
-import { listCount } from '../store/counts.js';
+import { callbackCount, listCount, openLeadCount } from '../store/counts.js';
 import { inboundId } from '../store/seen.js';
-import { inboxList, leadOfPreview, searchText, selectedLead, threadLeadId } from '../store/selectors.js';
-import { useAppState, useClockNow, useTheme } from '../ui/app-context.js';
-import { ListWindow } from '../ui/components/list-window.js';
-import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
-import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
-import { SearchLine } from '../ui/components/search-line.js';
-import { Text } from '../ui/components/text.js';
-import { age, enumLabel, oneLine } from '../ui/format.js';
+import {
+  inboxList,
+  leadOfPreview,
+  repliedFromHere,
+  searchText,
+  selectedLead,
+  threadLeadId,
+} from '../store/selectors.js';
+import { useAppState, useClockNow, useTheme } from '../ui-kit/app-context.js';
+import { ListWindow } from '../ui-kit/components/list-window.js';
+import { LoadedStatus, statusOf } from '../ui-kit/components/loaded-status.js';
+import { frameContentRows, PaneFrame } from '../ui-kit/components/pane-frame.js';
+import { SearchLine } from '../ui-kit/components/search-line.js';
+import { Text } from '../ui-kit/components/text.js';
+import { age, enumLabel, oneLine } from '../ui-kit/format.js';
 import { composeCommand, copyCommand, filterCommands } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
@@ -118,11 +125,9 @@ function InboxPane({ height, width, focused }: PaneProps) {
   const loaded = useAppState((state) => statusOf(state.inbox[state.inboxFilter]));
   const rows = useAppState((state) => inboxList(state).rows);
   const loadedCount = useAppState((state) => state.inbox[state.inboxFilter].data?.open_leads.length ?? 0);
-  // What /me counts of this list: more than a page means the title says so.
+  // The list's count as the header, Today and the title give it: more than a page means the title says so.
   const total = useAppState((state) =>
-    state.inboxFilter === 'open'
-      ? state.me.data?.inbox_pulse.open_leads
-      : state.me.data?.inbox_pulse.needs_callback,
+    state.inboxFilter === 'open' ? openLeadCount(state) : callbackCount(state),
   );
   const selected = useSelectedIndex('inbox', inboxList);
   const previews = useAppState((state) => state.inbox.open.data?.latest_inbound ?? []);
@@ -204,10 +209,14 @@ export const inboxPane: PaneDescriptor = {
     of: inboxList,
     noun: 'lead',
     rowLabel: (lead: InboxLead) => oneLine(lead.contact_name),
+    // A reply sent from here answers its missed calls: the lead leaving the callbacks list is no surprise.
+    leftBecauseOfUs: (state: AppState, id: string) => repliedFromHere(state, id),
   },
   reads,
   seen: ['leads', 'inbound'],
   beside: 'thread',
+  // Side by side, the thread is the lead highlighted here; one shown from elsewhere has the screen to itself.
+  besideWhile: (state) => state.threadFrom.list === 'inbox',
   filter: 'local',
   commands: [
     {
@@ -219,8 +228,7 @@ export const inboxPane: PaneDescriptor = {
       hint: 'open',
       when: (context) => (selectedLead(context.state()) ? true : 'no lead is selected'),
       run: (context) => {
-        const lead = selectedLead(context.state());
-        if (lead) context.ui.openThread(lead.id);
+        if (selectedLead(context.state())) context.ui.openThread({ list: 'inbox' });
       },
     },
     {
@@ -242,7 +250,7 @@ export const inboxPane: PaneDescriptor = {
         const state = context.state();
         const preview = state.inbox.open.data?.latest_inbound[0];
         const lead = preview ? leadOfPreview(state, preview) : undefined;
-        if (lead) context.ui.openThread(lead.lead.id);
+        if (lead) context.ui.openInboundThread(lead.lead.id);
       },
     },
     {

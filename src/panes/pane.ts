@@ -10,11 +10,13 @@ import type { Slot } from '../poller/refresh-plan.js';
 import type { AppState } from '../store/app-store.js';
 import type { SeenKind } from '../store/seen.js';
 import type { ListShape } from '../store/selection.js';
-import type { Command } from '../ui/commands/command.js';
+import type { Command } from '../ui-kit/commands/command.js';
 
 export interface PaneProps {
   height: number;
   width?: number | string;
+  /** Columns the pane has on screen, borders included: the terminal's, or its share beside another pane. */
+  columns: number;
   focused: boolean;
 }
 
@@ -48,6 +50,8 @@ export interface PaneDescriptor {
   seen: readonly SeenKind[];
   /** From 120 columns, this pane and that one share the screen (this one on the left). */
   beside?: string;
+  /** The pane beside it shares the screen only while this holds (absent: always). */
+  besideWhile?(state: AppState): boolean;
   /** A filter or search line: 'local' filters the loaded page, 'remote' asks the service. */
   filter?: 'local' | 'remote';
   commands: readonly Command[];

@@ -3,6 +3,7 @@
  * poller's plan and the help all come from this list. A new pane is a file
  * beside this one and a line here.
  */
+import { type AppState, isWide } from '../store/app-store.js';
 import { actionsPane } from './actions.js';
 import { contactsPane } from './contacts.js';
 import { inboxPane } from './inbox.js';
@@ -35,4 +36,11 @@ export function widePair(id: string): [PaneDescriptor, PaneDescriptor] | undefin
     if (pane.id === id || pane.beside === id) return [pane, paneById(pane.beside)];
   }
   return undefined;
+}
+
+/** The panes on screen, left to right: the focused one, and from 120 columns the one paired with it. */
+export function panesOnScreen(state: AppState): [PaneDescriptor] | [PaneDescriptor, PaneDescriptor] {
+  const pair = isWide(state) ? widePair(state.focus) : undefined;
+  if (pair && (pair[0].besideWhile?.(state) ?? true)) return pair;
+  return [paneById(state.focus)];
 }

@@ -1,34 +1,40 @@
 /**
- * Thread: one lead, its contact, the latest consent record and the texts,
- * oldest first, with what this process sent (sending, sent, waiting, failed)
- * at the end. The service truncates message bodies; the pane says so.
+ * Thread: the lead highlighted in the list it came from (the Inbox, unless
+ * enter in Contacts or i chose another; see threadSubject), at every size,
+ * named with its phone in the title: its contact, the latest consent record
+ * and the texts, oldest first, with what this process sent (sending, sent,
+ * waiting, failed) at the end. The service truncates message bodies; the
+ * pane says so. `c` here texts exactly the person the title names.
  */
 
 import { Box } from 'ink';
 import type { Slot } from '../poller/refresh-plan.js';
-import { type AppState, isWide, type OutgoingText } from '../store/app-store.js';
+import type { AppState, OutgoingText } from '../store/app-store.js';
 import {
   openLead,
   selectedThreadEntry,
   selectionOf,
   type ThreadEntry,
-  targetFromLead,
   threadLeadId,
   threadList,
+  threadSubject,
 } from '../store/selectors.js';
 import { displayText } from '../text/display.js';
+import { fittedRecipientLabel, recipientLabel } from '../text/recipient.js';
 import { wrapLines } from '../text/wrap-lines.js';
-import { useAppState, useTheme } from '../ui/app-context.js';
-import { LoadedStatus } from '../ui/components/loaded-status.js';
-import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
-import { Text } from '../ui/components/text.js';
-import { block, dateTime, enumLabel, oneLine } from '../ui/format.js';
-import type { ColourRole } from '../ui/theme.js';
+import { useAppState, useTheme } from '../ui-kit/app-context.js';
+import { LoadedStatus } from '../ui-kit/components/loaded-status.js';
+import { frameContentRows, PaneFrame } from '../ui-kit/components/pane-frame.js';
+import { Text } from '../ui-kit/components/text.js';
+import { block, dateTime, enumLabel, oneLine } from '../ui-kit/format.js';
+import type { ColourRole } from '../ui-kit/theme.js';
 import { composeCommand, copyCommand } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
 type Entry = ThreadEntry;
+
+const TITLE = 'Thread — ';
 
 const OUTGOING_LABEL: Record<OutgoingText['state'], { text: string; color: ColourRole }> = {
   sending: { text: 'sending…', color: 'accent' },
@@ -57,16 +63,38 @@ function EntryHead({ entry, selected }: { entry: Entry; selected: boolean }) {
     );
   }
   const label = OUTGOING_LABEL[entry.text.state];
+  // Who it went to, as every notice names them: the thread lists a contact's texts, two contacts may share a name.
+  const to = recipientLabel({ name: entry.text.contactName, phone: entry.text.phone });
   return (
     <Text inverse={selected} color={theme[label.color]} wrap="truncate-end">
-      ▶ you · {dateTime(new Date(entry.text.confirmedAt).toISOString())} · {label.text}
+      ▶ you · {dateTime(new Date(entry.text.confirmedAt).toISOString())} · {label.text} · to {to}
       {entry.text.reason ? ` — ${entry.text.reason}` : ''}
     </Text>
   );
 }
 
-/** One terminal line of the thread: a text's first line, or a line of its body. */
-type ThreadLine = { entry: number; head: boolean; text: string };
+/** "12 Jun 14:03 · water heater": when the lead came, and its job when a list read shows it. */
+export function filedLeadLabel(state: AppState, leadId: string): string {
+  const detail = state.leads[leadId]?.data;
+  const row = (['open', 'callbacks'] as const)
+    .map((filter) => state.inbox[filter].data?.open_leads.find((lead) => lead.id === leadId))
+    .find((found) => found !== undefined);
+  const createdAt = detail?.lead.created_at ?? row?.created_at;
+  const what = row ? oneLine(row.job_type) : detail ? `from ${enumLabel(detail.lead.source)}` : undefined;
+  return [createdAt ? dateTime(createdAt) : `id ${oneLine(leadId)}`, what].filter(Boolean).join(' · ');
+}
+
+/** The lead the selected text was filed under by the service, when it was sent from this thread. */
+const filedUnderOfSelected = (state: AppState): string | undefined => {
+  const entry = selectedThreadEntry(state);
+  return entry?.kind === 'outgoing' ? entry.filedUnder : undefined;
+};
+
+/**
+ * One terminal line of the thread: a text's first line, a line of its body, or of a note under its first
+ * line (where the shop filed a text sent from here).
+ */
+type ThreadLine = { entry: number; head: boolean; text: string; note?: boolean };
 
 /**
  * Which lines of the thread are on screen, scrolled by lines: the newest text
@@ -107,9 +135,12 @@ export function threadWindow(
   return { top, shown, earlier: earlier.size, newer: newer.size };
 }
 
-function ThreadPane({ height, width, focused }: PaneProps) {
+/** Why there is no thread, as the pane says it: a sentence. */
+const sentence = (why: string) => `${why.charAt(0).toUpperCase()}${why.slice(1)}.`;
+
+function ThreadPane({ height, width, columns, focused }: PaneProps) {
   const theme = useTheme();
-  const leadId = useAppState(threadLeadId);
+  const subject = useAppState(threadSubject);
   const loaded = useAppState((state) => {
     const id = threadLeadId(state);
     const entry = id ? state.leads[id] : undefined;
@@ -124,35 +155,53 @@ function ThreadPane({ height, width, focused }: PaneProps) {
     const contactId = openLead(state)?.contact.id;
     return state.contacts.data?.items.find((contact) => contact.id === contactId)?.email;
   });
-  const columns = useAppState((state) => state.columns);
-  // Side by side with the inbox (the registry pairs them) when wide and either is focused.
-  const wide = useAppState((state) => isWide(state) && (state.focus === 'inbox' || state.focus === 'thread'));
+  // The leads the shop filed texts sent from this thread under, named for the notes below those texts.
+  const filedLeads = useAppState((state) => {
+    const names: Record<string, string> = {};
+    for (const entry of threadList(state).rows)
+      if (entry.kind === 'outgoing' && entry.filedUnder)
+        names[entry.filedUnder] = filedLeadLabel(state, entry.filedUnder);
+    return names;
+  });
   const contentRows = frameContentRows(height);
+  // Inside the frame: borders and padding take 4.
+  const textWidth = (typeof width === 'number' ? width : columns) - 4;
+  // Whose thread, as the list it came from names them until the lead is read: name and phone, cut to fit.
+  const whose = detail?.contact ?? (subject.kind === 'lead' ? subject : undefined);
+  const title =
+    whose?.name !== undefined && whose.phone !== undefined
+      ? `${TITLE}${fittedRecipientLabel({ name: whose.name, phone: whose.phone }, textWidth - TITLE.length)}`
+      : 'Thread';
+  const frame = { title, focused, height, ...(width !== undefined ? { width } : {}) };
 
-  if (!leadId) {
+  if (subject.kind === 'none') {
     return (
-      <PaneFrame title="Thread" focused={focused} height={height} {...(width !== undefined ? { width } : {})}>
-        <Text dimColor>Select a lead in the inbox and press enter.</Text>
+      <PaneFrame {...frame}>
+        <Text dimColor wrap="wrap">
+          {sentence(subject.why)}
+        </Text>
       </PaneFrame>
     );
   }
   if (!detail) {
     return (
-      <PaneFrame title="Thread" focused={focused} height={height} {...(width !== undefined ? { width } : {})}>
+      <PaneFrame {...frame}>
         <LoadedStatus loaded={loaded} />
       </PaneFrame>
     );
   }
   const { lead, contact, consent_latest: consent } = detail;
   const repliedElsewhere = composingElsewhere.includes(contact.id);
-  // Inside the frame (borders and padding take 4); side by side, the thread has what the inbox's 60%
-  // leaves, as the layout rounds it.
-  const textWidth =
-    (typeof width === 'number' ? width : wide ? columns - Math.round(columns * 0.6) : columns) - 4;
   const headerRows = 4;
   const areaRows = Math.max(1, contentRows - headerRows);
   const lines: ThreadLine[] = entries.flatMap((entry, index) => [
     { entry: index, head: true, text: '' },
+    ...(entry.kind === 'outgoing' && entry.filedUnder
+      ? wrapLines(
+          `↳ the shop filed it under the lead of ${filedLeads[entry.filedUnder] ?? ''} · enter opens it`,
+          textWidth,
+        ).map((text) => ({ entry: index, head: false, text, note: true }))
+      : []),
     // Wrapped as it will be drawn (display fitting can change widths: joined emoji come apart).
     ...wrapLines(displayText(entryText(entry)), textWidth).map((text) => ({
       entry: index,
@@ -163,13 +212,7 @@ function ThreadPane({ height, width, focused }: PaneProps) {
   const view = threadWindow(lines, selected, atEnd || selected >= entries.length - 1, areaRows);
   const visible = lines.slice(view.top, view.top + view.shown);
   return (
-    <PaneFrame
-      title={`Thread — ${oneLine(contact.name)}`}
-      focused={focused}
-      height={height}
-      {...(width !== undefined ? { width } : {})}
-      status={<LoadedStatus loaded={loaded} />}
-    >
+    <PaneFrame {...frame} status={<LoadedStatus loaded={loaded} />}>
       <Text wrap="truncate-end">
         {repliedElsewhere ? (
           <Text color={theme.warning} bold>
@@ -217,7 +260,7 @@ function ThreadPane({ height, width, focused }: PaneProps) {
           return line.head ? (
             <EntryHead key={key} entry={entry} selected={focused && line.entry === selected} />
           ) : (
-            <Text key={key} wrap="truncate-end">
+            <Text key={key} wrap="truncate-end" {...(line.note ? { color: theme.accent } : {})}>
               {line.text || ' '}
             </Text>
           );
@@ -256,9 +299,25 @@ export const threadPane: PaneDescriptor = {
       mode: 'pane',
       pane: 'thread',
       keys: ['esc'],
-      label: 'back to the inbox',
+      label: 'back to the list the thread came from (Inbox or Contacts)',
       hint: 'back',
-      run: (context) => context.ui.focusPane('inbox'),
+      run: (context) => context.ui.leaveThread(),
+    },
+    {
+      id: 'open',
+      mode: 'pane',
+      pane: 'thread',
+      keys: ['enter'],
+      label: 'open the thread the shop filed the selected text under',
+      hint: 'open filed',
+      when: (context) =>
+        filedUnderOfSelected(context.state())
+          ? true
+          : 'only a text the shop filed under another lead opens a thread',
+      run: (context) => {
+        const leadId = filedUnderOfSelected(context.state());
+        if (leadId) context.ui.openThread({ list: 'lead', leadId });
+      },
     },
     copyCommand('thread', (context) => {
       const entry = selectedThreadEntry(context.state());
@@ -268,11 +327,12 @@ export const threadPane: PaneDescriptor = {
       return { what: `the text of ${when}`, text: body };
     }),
     composeCommand('thread', 'text this contact', {
-      when: (context) => (openLead(context.state()) ? true : 'the thread is not loaded yet'),
-      run: (context) => {
-        const detail = openLead(context.state());
-        if (detail) context.ui.openComposer(targetFromLead(detail));
+      when: (context) => {
+        const subject = threadSubject(context.state());
+        return subject.kind === 'lead' ? true : subject.why;
       },
+      // Exactly the person the pane shows and names (read first when it is not yet).
+      run: (context) => context.ui.composeToThread(),
     }),
   ],
 };

@@ -6,14 +6,14 @@
  */
 import { Box } from 'ink';
 import type { ActivityItem } from '../contract/resources.js';
-import { plural } from '../store/counts.js';
+import { headerCounts, plural } from '../store/counts.js';
 import { activityList } from '../store/selectors.js';
-import { useAppState, useClockNow, useTheme } from '../ui/app-context.js';
-import { ListWindow } from '../ui/components/list-window.js';
-import { LoadedStatus, statusOf } from '../ui/components/loaded-status.js';
-import { frameContentRows, PaneFrame } from '../ui/components/pane-frame.js';
-import { Text } from '../ui/components/text.js';
-import { age, day, enumLabel, oneLine } from '../ui/format.js';
+import { useAppState, useClockNow, useTheme } from '../ui-kit/app-context.js';
+import { ListWindow } from '../ui-kit/components/list-window.js';
+import { LoadedStatus, statusOf } from '../ui-kit/components/loaded-status.js';
+import { frameContentRows, PaneFrame } from '../ui-kit/components/pane-frame.js';
+import { Text } from '../ui-kit/components/text.js';
+import { age, day, enumLabel, oneLine } from '../ui-kit/format.js';
 import { copyCommand } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
@@ -33,6 +33,8 @@ function Account() {
   const billing = useAppState((state) => state.billing.data);
   const texting = useAppState((state) => state.texting.data);
   const spec = useAppState((state) => state.apiSpec.data);
+  // The same counts as the header's, from the same reads.
+  const counts = useAppState(headerCounts);
   const line = (label: string, value: React.ReactNode) => (
     <Text wrap="truncate-end">
       <Text dimColor>{label.padEnd(10)}</Text>
@@ -65,13 +67,13 @@ function Account() {
       {me
         ? line(
             'Inbox',
-            `${plural(me.inbox_pulse.open_leads, 'open lead')} · ${plural(me.inbox_pulse.needs_callback, 'missed call')} with no reply`,
+            `${plural(counts.openLeads ?? me.inbox_pulse.open_leads, 'open lead')} · ${plural(counts.callbacks ?? me.inbox_pulse.needs_callback, 'missed call')} with no reply`,
           )
         : null}
       {me
         ? line(
             'Reviews',
-            `${me.reviews_pulse.unreplied} unreplied · Google ${me.google_pulse.connected ? 'connected' : 'NOT connected'}`,
+            `${counts.unreplied ?? me.reviews_pulse.unreplied} unreplied · Google ${me.google_pulse.connected ? 'connected' : 'NOT connected'}`,
           )
         : null}
       {me
@@ -80,7 +82,12 @@ function Account() {
             `${me.credits_pulse.used} used of ${me.credits_pulse.included} · ${me.credits_pulse.remaining} left`,
           )
         : null}
-      {me ? line('Pending', `${plural(me.pending_actions, 'action')} awaiting approval (4 Actions)`) : null}
+      {me
+        ? line(
+            'Pending',
+            `${plural(counts.pending ?? me.pending_actions, 'action')} awaiting approval (4 Actions)`,
+          )
+        : null}
       {me ? line('Dashboard', `${oneLine(me.links.today)}  (y copies)`) : null}
       {me ? line('Inbox at', `${oneLine(me.links.inbox)}  (Y copies)`) : null}
       {line('API', describeSpec(spec))}

@@ -4,13 +4,12 @@
  * it learns them from here, so that it needs nothing of the UI itself.
  */
 import { type Slot, slotKey } from '../poller/refresh-plan.js';
-import { type AppState, isWide } from '../store/app-store.js';
-import { paneById, widePair } from './registry.js';
+import type { AppState } from '../store/app-store.js';
+import { paneById, panesOnScreen } from './registry.js';
 
 export function visibleReads(state: AppState): Slot[] {
   const focused = paneById(state.focus);
-  const pair = isWide(state) ? widePair(state.focus) : undefined;
-  const panes = pair ? [focused, ...pair.filter((pane) => pane !== focused)] : [focused];
+  const panes = [focused, ...panesOnScreen(state).filter((pane) => pane !== focused)];
   const slots: Slot[] = [];
   const keys = new Set<string>();
   for (const pane of panes) {

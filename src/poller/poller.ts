@@ -11,11 +11,13 @@
 import type { ShopClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
+import type { ShopOverview } from '../contract/resources.js';
 import type { AppStore } from '../store/app-store.js';
 import { LIST_LIMIT } from '../store/counts.js';
 import { readSlot } from './read-slot.js';
 import {
   DEFAULT_INTERVALS,
+  listsBehindMe,
   NOTHING_VISIBLE,
   plan,
   type RefreshIntervals,
@@ -293,7 +295,9 @@ export class Poller {
       const reading = this.fetch(slot, signal);
       this.onReading?.(slot, reading);
       const data = await reading;
+      const before = this.store.getState();
       this.accept(slot, data, this.now());
+      if (slot.kind === 'me') this.dueNow(listsBehindMe(before, data as ShopOverview));
       this.recovered();
     } catch (error) {
       const at = this.now();
@@ -301,6 +305,11 @@ export class Poller {
       storeFailure(this.store, slot, failureOf(error, at));
       this.failed(error);
     }
+  }
+
+  /** Background reads made due at once (not urgent: they leave staff's share of the budget alone). */
+  private dueNow(slots: readonly Slot[]): void {
+    for (const slot of slots) this.lastRead.set(slotKey(slot), 0);
   }
 
   private fetch(slot: Slot, signal: AbortSignal): Promise<SlotData> {
@@ -341,7 +350,9 @@ export class Poller {
       case 'timeout':
       case 'server':
       // A redirect says the base URL or a proxy in front of it is wrong, for every read: back off and say so.
-      case 'redirect': {
+      case 'redirect':
+      // Another user's service on the loopback port: nothing was sent; back off until this user's is back.
+      case 'untrusted_service': {
         this.failures += 1;
         const step = Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** (this.failures - 1));
         const wait = Math.round(step / 2 + this.random() * (step / 2));

@@ -2,7 +2,9 @@
  * What the poller reads and how often: what is on screen often, the rest
  * rarely (enough to count what is new), all within the request budget.
  */
+import type { ShopOverview } from '../contract/resources.js';
 import type { AppState } from '../store/app-store.js';
+import { wholeListCounts } from '../store/counts.js';
 
 export type Slot =
   | { kind: 'me' }
@@ -88,4 +90,28 @@ export function plan(
   add({ kind: 'apiSpec' }, intervals.rareMs * 12);
   add({ kind: 'contacts', query: state.contacts.query }, intervals.rareMs);
   return entries;
+}
+
+/**
+ * The lists read whole whose count /me now gives differently, where /me's count changed since its last
+ * copy: the list changed. The header, Today, the title and the wallboard count a list read whole by its
+ * rows (src/store/counts.ts), so such a list is due now, and every count moves within a read rather than
+ * a minute later. A service whose /me always counts otherwise costs nothing: only a change is followed.
+ */
+export function listsBehindMe(state: AppState, me: ShopOverview): Slot[] {
+  const before = state.me.data;
+  if (!before) return [];
+  const lists = wholeListCounts(state);
+  const behind = (was: number, now: number, listed: number | undefined) =>
+    was !== now && listed !== undefined && listed !== now;
+  const slots: Slot[] = [];
+  if (behind(before.inbox_pulse.needs_callback, me.inbox_pulse.needs_callback, lists.callbacks))
+    slots.push({ kind: 'inbox', filter: 'callbacks' });
+  if (behind(before.inbox_pulse.open_leads, me.inbox_pulse.open_leads, lists.openLeads))
+    slots.push({ kind: 'inbox', filter: 'open' });
+  if (behind(before.pending_actions, me.pending_actions, lists.pending))
+    slots.push({ kind: 'actions', status: 'pending_approval' });
+  if (behind(before.reviews_pulse.unreplied, me.reviews_pulse.unreplied, lists.unreplied))
+    slots.push({ kind: 'reviews' });
+  return slots;
 }

@@ -13,6 +13,12 @@
  * more slowly once near the rate that met the 429), so that
  * several processes on one key settle below the shop's limit instead of
  * taking turns at 429 storms.
+ *
+ * A client of the box's hub that reads the shop on its own while the hub is
+ * silent takes only its share of the rate (`setShare`), so that all the
+ * terminals standing in together stay within the box's budget. The hub
+ * itself sets a gate (`setGate`): once another terminal has taken over from
+ * it, nothing more starts.
  */
 
 export type RequestPriority = 'user' | 'poll';
@@ -61,6 +67,9 @@ export class RequestBudget {
   /** 429s answered before this moment belong to the burst that was already cut for. */
   private cutHoldsUntilMs = 0;
   private cuts = 0;
+  /** How many terminals share the rate (see setShare). */
+  private share = 1;
+  private gate: (() => unknown) | undefined;
 
   constructor(options: RequestBudgetOptions) {
     if (!Number.isInteger(options.maxPerMinute) || options.maxPerMinute < 1) {
@@ -76,9 +85,43 @@ export class RequestBudget {
 
   /**
    * Requests allowed in any 60 s window right now: `maxPerMinute`, or less
-   * after a 429 (halved, then one more a minute every `increaseEveryMs`).
+   * after a 429 (halved, then one more a minute every `increaseEveryMs`),
+   * divided by the share while there is one (at least 1).
    */
   get limit(): number {
+    const whole = this.wholeLimit;
+    return this.share > 1 ? Math.max(1, Math.floor(whole / this.share)) : whole;
+  }
+
+  /**
+   * This process reads for itself alone while `terminals` processes share
+   * the rate it would have (the clients of a silent hub, standing in for it
+   * each on its own): it takes 1/`terminals` of it. 1 gives it all back.
+   */
+  setShare(terminals: number): void {
+    const share = Math.max(1, Math.floor(terminals));
+    if (share === this.share) return;
+    this.share = share;
+    this.changed();
+    this.drain();
+  }
+
+  /** How many terminals the rate is shared with (1: none). */
+  get sharedWith(): number {
+    return this.share;
+  }
+
+  /**
+   * Asked before each request starts: a value (the reason) refuses it, and
+   * every other request waiting, which then reject with that reason.
+   * undefined removes the gate.
+   */
+  setGate(gate: (() => unknown) | undefined): void {
+    this.gate = gate;
+  }
+
+  /** The limit before any share: what AIMD cuts and grows. */
+  private get wholeLimit(): number {
     const cut = this.cut;
     if (!cut) return this.maxPerMinute;
     // One more a minute every step up to near the rate that met the 429, then eight times slower:
@@ -110,7 +153,7 @@ export class RequestBudget {
   rateLimited(untilMs: number): void {
     const now = this.now();
     if (now >= this.cutHoldsUntilMs) {
-      const from = this.limit;
+      const from = this.wholeLimit;
       this.cut = { perMinute: Math.max(this.minPerMinute, Math.floor(from / 2)), growsFromMs: untilMs, from };
       this.cutHoldsUntilMs = Math.max(untilMs, now + 1_000);
       this.cuts += 1;
@@ -222,6 +265,14 @@ export class RequestBudget {
           this.drain();
         }, at - now);
         return;
+      }
+      const refusal = this.gate?.();
+      if (refusal !== undefined) {
+        for (const refused of this.waiters.splice(0)) {
+          refused.signal?.removeEventListener('abort', refused.onAbort);
+          refused.reject(refusal);
+        }
+        break;
       }
       const waiter = this.waiters.shift() as Waiter;
       waiter.signal?.removeEventListener('abort', waiter.onAbort);

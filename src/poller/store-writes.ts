@@ -17,6 +17,7 @@ import type {
 } from '../contract/resources.js';
 import type { AppState, AppStore, Loaded, RequestFailure } from '../store/app-store.js';
 import { inboundId, observe } from '../store/seen.js';
+import { threadLeadId } from '../store/selectors.js';
 import type { Slot } from './refresh-plan.js';
 
 export type SlotData =
@@ -96,8 +97,9 @@ function boundLeads(leads: AppState['leads'], state: AppState): AppState['leads'
   const ids = Object.keys(leads);
   if (ids.length <= MAX_CACHED_LEADS) return leads;
   const keep = { ...leads };
+  const shown = threadLeadId(state);
   const byAge = ids
-    .filter((id) => id !== state.openLeadId)
+    .filter((id) => id !== shown)
     .sort((a, b) => (leads[a]?.updatedAt ?? 0) - (leads[b]?.updatedAt ?? 0));
   for (const id of byAge.slice(0, ids.length - MAX_CACHED_LEADS)) delete keep[id];
   return keep;

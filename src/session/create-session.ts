@@ -9,7 +9,12 @@
  * on with it by itself (a new client, the new key's outbox, everything read
  * again), keeping what staff typed.
  */
-import { createShopClient, type ShopClient, type ShopClientOptions } from '../api/client.js';
+import {
+  createShopClient,
+  type HttpShopClient,
+  type ShopClient,
+  type ShopClientOptions,
+} from '../api/client.js';
 import { redact } from '../api/errors.js';
 import { keyFingerprint } from '../config/key-fingerprint.js';
 import { type KeySource, type KeyWatch, keyLocation, watchKeySource } from '../config/key-watch.js';
@@ -21,16 +26,17 @@ import {
   type AppState,
   type AppStore,
   createAppStore,
-  initialState,
   type KeyRecovery,
   type ReadOnlyReason,
   type Template,
   type View,
+  withoutServerData,
 } from '../store/app-store.js';
 import { approveAction } from '../user-actions/approve-action.js';
 import type { ActionContext } from '../user-actions/context.js';
 import { draftReply } from '../user-actions/draft-reply.js';
 import { TextSender } from '../user-actions/send-text.js';
+import { type KeyModeOptions, KeyModeTracker } from './key-mode.js';
 
 export const DEFAULT_MAX_RPM = 30;
 
@@ -60,8 +66,10 @@ export interface SessionOptions {
     Omit<ShopClientOptions, 'baseUrl' | 'apiKey' | 'readOnly' | 'beforeAttempt' | 'afterAttempt'>
   >;
   now?: () => number;
-  /** The shop's time zone for quiet hours (default: this machine's). */
+  /** "timezone" in the config: the shop's zone (else its texting number's, else this machine's). */
   timeZone?: string;
+  /** This machine's zone (default: the process's; tests set it). */
+  machineTimeZone?: string;
   /** Canned replies (see src/user-actions/templates.ts). */
   templates?: readonly Template[];
   /** Why the templates file could not be used. */
@@ -77,6 +85,12 @@ export interface SessionOptions {
   keySource?: KeySource;
   /** Timing of that watch (tests). */
   keyWatch?: { pollMs?: number; debounceMs?: number };
+  /**
+   * Learn what the key may do before anyone types (src/session/key-mode.ts): asked at start, again every
+   * few minutes and on R, remembered where `memory` says. Absent: only a refused write tells.
+   * Never for a process read-only by choice, which sends nothing but GET.
+   */
+  keyMode?: KeyModeOptions;
 }
 
 export interface Session {
@@ -86,6 +100,8 @@ export interface Session {
   sender: TextSender;
   /** Always the current key's client. */
   readonly client: ShopClient;
+  /** What the key may do, when the session learns it (SessionOptions.keyMode). */
+  readonly keyMode: KeyModeTracker | undefined;
   approve(actionId: string): Promise<void>;
   draft(reviewId: string): Promise<void>;
   /** The text with every key this session used replaced by "[redacted]" (crash reports). */
@@ -107,25 +123,6 @@ export interface SessionHubPort {
   onClose(stop: () => void): void;
 }
 
-/** What was read with a key: none of it is kept when another key takes over (it may be another shop's). */
-function withoutServerData(state: AppState): Partial<AppState> {
-  const fresh = initialState();
-  return {
-    me: fresh.me,
-    today: fresh.today,
-    billing: fresh.billing,
-    texting: fresh.texting,
-    inbox: fresh.inbox,
-    contacts: { ...fresh.contacts, query: state.contacts.query },
-    leads: fresh.leads,
-    reviews: fresh.reviews,
-    actions: fresh.actions,
-    drafts: fresh.drafts,
-    decisions: fresh.decisions,
-    seen: fresh.seen,
-  };
-}
-
 export function createSession(options: SessionOptions): Session {
   const now = options.now ?? Date.now;
   const store = createAppStore({
@@ -135,21 +132,26 @@ export function createSession(options: SessionOptions): Session {
     ...(options.rows ? { rows: options.rows } : {}),
     ...(options.view ? { view: options.view } : {}),
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
+    ...(options.machineTimeZone ? { machineTimeZone: options.machineTimeZone } : {}),
     ...(options.templates ? { templates: options.templates } : {}),
     ...(options.templatesProblem ? { templatesProblem: options.templatesProblem } : {}),
   });
+  // A templates.json that is not used is said at start (and kept in the message log), not only on ctrl-t.
+  if (options.templatesProblem && options.view !== 'wallboard')
+    store.setState({ notice: { text: options.templatesProblem, tone: 'warning', at: now() } });
   const budget = new RequestBudget({ maxPerMinute: options.maxRpm ?? DEFAULT_MAX_RPM, now });
   // Every key this session used, for redaction only: never on an object that could be inspected.
   const keysUsed: string[] = [];
-  const clientFor = (apiKey: string, readOnly: boolean) => {
+  const clientFor = (apiKey: string, readOnly: boolean): HttpShopClient => {
     keysUsed.push(apiKey);
     return createShopClient({
       ...options.client,
       baseUrl: options.baseUrl,
       apiKey,
       readOnly,
-      // Writes are what staff are waiting for: they go ahead of background reads.
-      beforeAttempt: (request, signal) => budget.acquire(request.method === 'GET' ? 'poll' : 'user', signal),
+      // Writes are what staff are waiting for: they go ahead of background reads (the mode's probe does not).
+      beforeAttempt: (request, signal) =>
+        budget.acquire(request.method === 'GET' || request.probe ? 'poll' : 'user', signal),
       afterAttempt: (_request, error) => {
         if (error?.code !== 'rate_limited') return;
         const until = now() + (error.retryAfter ?? 60) * 1000;
@@ -186,6 +188,22 @@ export function createSession(options: SessionOptions): Session {
   });
   const context: ActionContext = { client, store, poller, now, pausedUntil: () => budget.pausedUntil };
   const sender = new TextSender(context, options.outbox?.(options.apiKey), options.sendRetry);
+  // Read before the first frame: a key remembered read-only shows [READ-ONLY] on it.
+  const keyMode =
+    options.keyMode && !options.readOnly
+      ? new KeyModeTracker(
+          {
+            store,
+            client: () => current,
+            pausedUntil: () => budget.pausedUntil,
+            now,
+            onWritable: () => void sender.sweep(),
+          },
+          options.keyMode,
+          options.apiKey,
+        )
+      : undefined;
+  if (keyMode) context.keyMode = keyMode;
 
   let closed = false;
   let sweep: NodeJS.Timeout | undefined;
@@ -227,6 +245,7 @@ export function createSession(options: SessionOptions): Session {
       // The hub of the old key is not this key's: the new key's calls go straight to the API.
       remote = undefined;
       for (const stop of closers.splice(0)) stop();
+      // What was read with the old key goes: it may be another shop's (src/store/app-store.ts, STATE_FIELDS).
       store.setState((s) => ({
         ...withoutServerData(s),
         fatal: undefined,
@@ -236,6 +255,7 @@ export function createSession(options: SessionOptions): Session {
         notice: { text: 'A new key was saved: reading the shop again with it.', tone: 'info', at: now() },
       }));
       stopOnFatal = store.subscribe(onFatal);
+      keyMode?.switchKey(apiKey);
       poller.start();
       poller.refreshAll();
       startSweep();
@@ -288,6 +308,7 @@ export function createSession(options: SessionOptions): Session {
     poller,
     sender,
     client,
+    keyMode,
     approve: (actionId) => approveAction(context, actionId),
     draft: (reviewId) => draftReply(context, reviewId),
     redact: redactAll,
@@ -307,7 +328,9 @@ export function createSession(options: SessionOptions): Session {
     },
     start: () => {
       if (closed) return;
+      // The first reads take their places in the budget first: the probe never delays them.
       poller.start();
+      keyMode?.start();
       startSweep();
       void sender.resume();
     },
@@ -317,6 +340,7 @@ export function createSession(options: SessionOptions): Session {
       stopOnFatal();
       watch?.stop();
       stopSweep();
+      keyMode?.close();
       poller.stop();
       sender.close();
       budget.close();

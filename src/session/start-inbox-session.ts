@@ -5,17 +5,19 @@
  * Nothing here loads the UI.
  */
 import { resolve } from 'node:path';
-import { VERSION } from '../cli/version.js';
+import { KeyModeFile } from '../config/key-mode-file.js';
 import type { KeySource } from '../config/key-watch.js';
 import { OutboxFile } from '../outbox/outbox-file.js';
 import { FIRST_SCREEN } from '../poller/refresh-plan.js';
+import { wallboardReads } from '../poller/wallboard-reads.js';
 import type { Template, View } from '../store/app-store.js';
-import { wallboardReads } from '../wallboard/reads.js';
 import { createSession, type Session } from './create-session.js';
 
 export interface InboxSessionOptions {
   baseUrl: string;
   apiKey: string;
+  /** Sent with every request ("shop-inbox/0.1.0"): the command line knows its version, the session does not. */
+  userAgent: string;
   readOnly: boolean;
   maxRpm: number;
   demo: boolean;
@@ -26,7 +28,7 @@ export interface InboxSessionOptions {
   keyFile?: string;
   columns: number;
   rows: number;
-  /** The shop's time zone (config "timezone"); absent: this machine's. */
+  /** "timezone" in the config: the shop's zone (absent: its texting number's, else this machine's). */
   timeZone?: string;
   /** Canned replies, or why templates.json could not be used. */
   templates?: readonly Template[];
@@ -62,7 +64,12 @@ export function startInboxSession(options: InboxSessionOptions): Session {
     maxRpm: options.maxRpm,
     columns: options.columns,
     rows: options.rows,
-    client: { userAgent: `shop-inbox/${VERSION}` },
+    client: {
+      userAgent: options.userAgent,
+      // The demo's key opens only the simulator this process runs: where the socket tables cannot
+      // say whose a loopback port is, it may go there all the same.
+      ...(options.demo ? { loopbackGuard: { trustWhenUnknown: true } } : {}),
+    },
     view: options.view,
     visibleSlots: options.view === 'wallboard' ? wallboardReads : FIRST_SCREEN,
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
@@ -73,6 +80,17 @@ export function startInboxSession(options: InboxSessionOptions): Session {
       ? {}
       : { outbox: (apiKey: string) => OutboxFile.forKey(process.env, options.baseUrl, apiKey) }),
     ...(keySource ? { keySource } : {}),
+    // What the key may do, asked at start and remembered per key (not for a process that never writes).
+    ...(options.readOnly
+      ? {}
+      : {
+          keyMode: options.demo
+            ? {}
+            : {
+                memory: (apiKey: string) =>
+                  KeyModeFile.forKey(options.env ?? process.env, options.baseUrl, apiKey),
+              },
+        }),
   });
   if (options.demo) {
     // The demo's simulator is this process's own: there is nothing to share.
@@ -81,7 +99,7 @@ export function startInboxSession(options: InboxSessionOptions): Session {
   }
   // The terminals of one user, shop and key share one poller and one budget (src/hub, loaded only here).
   const env = options.env ?? process.env;
-  void import('../hub/share-session.js')
+  void import('./share-session.js')
     .then(({ shareSession }) => {
       const sharer = shareSession(session, { env, baseUrl: options.baseUrl, apiKey: options.apiKey });
       return Promise.race([sharer.ready, new Promise((resolve) => setTimeout(resolve, HUB_WAIT_MS).unref())]);

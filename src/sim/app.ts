@@ -117,6 +117,12 @@ function jsonOrText(text: string): unknown {
   }
 }
 
+/** The key in use under this name (a rotated one is not). */
+function liveToken(world: World, name: string): SimToken | undefined {
+  for (const token of world.tokens.values()) if (token.name === name && !token.revoked) return token;
+  return undefined;
+}
+
 function bearerToken(header: string | undefined): string | null {
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? '');
   return match?.[1] ?? null;
@@ -143,6 +149,7 @@ export function createSimulatorApp(state: SimulatorState): Hono<SimulatorEnv> {
       status: 0,
       token: tokenName(bearerToken(c.req.header('authorization'))),
       idempotencyKey: c.req.header('idempotency-key') ?? null,
+      userAgent: c.req.header('user-agent') ?? null,
     };
     // Read once here, kept by Hono for the route that reads it again.
     if (c.req.method !== 'GET') entry.body = jsonOrText(await c.req.text());
@@ -155,6 +162,18 @@ export function createSimulatorApp(state: SimulatorState): Hono<SimulatorEnv> {
   app.delete('/_sim/requests', (c) => {
     state.requests.clear();
     return c.body(null, 204);
+  });
+
+  // What the shop's API settings do: switch a key between read and write mode while clients run.
+  app.put('/_sim/tokens/:name/mode', async (c) => {
+    const token = liveToken(state.world, c.req.param('name'));
+    if (!token) return c.json({ error: 'No such key name', code: 'not_found' }, 404);
+    const json = jsonOrText(await c.req.text());
+    const mode = typeof json === 'object' && json !== null ? (json as { mode?: unknown }).mode : undefined;
+    if (mode !== 'read' && mode !== 'write')
+      return invalid(c, [{ field: 'mode', message: 'must be "read" or "write"' }]);
+    token.mode = mode;
+    return c.json({ data: { name: token.name, mode } });
   });
 
   // The reference places /openapi.json under {base_url}; it is also served at the root.

@@ -106,7 +106,17 @@ function callerFor(world: World, shop: SimShop, rng: Random, now: number): SimCo
 }
 
 function missedCall(world: World, shop: SimShop, rng: Random, now: number): LiveEvent {
-  const contact = callerFor(world, shop, rng, now);
+  return missedCallFrom(callerFor(world, shop, rng, now), world, shop, rng, now).event;
+}
+
+/** A call from this contact that nobody answered: a new missed-call lead, sometimes with a text. */
+export function missedCallFrom(
+  contact: SimContact,
+  world: World,
+  shop: SimShop,
+  rng: Random,
+  now: number,
+): { event: LiveEvent; lead: SimLead } {
   const jobType = rng.pick(JOB_TYPES);
   const lead: SimLead = {
     id: newId(world, () => rng.hex(10), 'lead'),
@@ -134,7 +144,7 @@ function missedCall(world: World, shop: SimShop, rng: Random, now: number): Live
     { kind: 'missed_call', summary, createdAt: now },
     { kind: 'lead_created', summary: leadCreatedSummary(lead, contact), createdAt: now },
   );
-  return { kind: 'missed_call', summary };
+  return { event: { kind: 'missed_call', summary }, lead };
 }
 
 function newReview(world: World, shop: SimShop, rng: Random, now: number): LiveEvent {
@@ -232,6 +242,26 @@ export function applyLiveEventOfKind(
     case 'action':
       return agentAction(world, shop, rng, now);
   }
+}
+
+/**
+ * A call from this person is missed now: a new open lead, and a new contact
+ * unless one of this name already has this number (a test's second customer
+ * of the same name, another number).
+ */
+export function missedCallFromCaller(
+  caller: { name: string; phone: string },
+  world: World,
+  shop: SimShop,
+  rng: Random,
+  now: number,
+): LiveEvent {
+  const known = shop.contacts.find((contact) => contact.phone === caller.phone);
+  if (known && known.name !== caller.name)
+    throw new Error(`${caller.phone} is ${known.name}'s number in this shop, not ${caller.name}'s`);
+  const contact = known ?? makeContact(world, rng, caller.name, caller.phone, false, now);
+  if (!known) shop.contacts.push(contact);
+  return missedCallFrom(contact, world, shop, rng, now).event;
 }
 
 export function applyLiveEvent(world: World, shop: SimShop, rng: Random, now: number): LiveEvent {

@@ -4,7 +4,7 @@
  * app.ts; these functions assume a valid, authorised request.
  */
 import { draftReplyFor } from './drafts.js';
-import { contactOf, isOpen, isTextingLive, newestFirst } from './views.js';
+import { contactOf, isOpen, isTextingLive, needsCallback, newestFirst } from './views.js';
 import {
   newId,
   type SimAction,
@@ -48,7 +48,13 @@ function threadFor(ctx: OperationContext, shop: SimShop, contact: SimContact): S
   return lead;
 }
 
-/** Appends an outbound text to the contact's thread and spends a credit. */
+/**
+ * Appends an outbound text to the contact's thread and spends a credit. The
+ * text answers every missed call of the contact still waiting for a reply,
+ * not only the one of the lead it is filed under: the customer got their
+ * answer, so none of their calls is a callback any more, and each such lead
+ * moves from new to contacted (an assumption about the service, see README).
+ */
 export function deliverText(
   ctx: OperationContext,
   shop: SimShop,
@@ -56,12 +62,17 @@ export function deliverText(
   body: string,
   lead: SimLead = threadFor(ctx, shop, contact),
 ): SimLead {
+  const answered = shop.leads.filter((other) => other.contactId === contact.id && needsCallback(other));
   lead.messages.push({
     id: newId(ctx.world, ctx.nextIdPart, 'msg'),
     direction: 'outbound',
     body,
     occurredAt: ctx.now,
   });
+  for (const call of answered) {
+    call.answeredAt = ctx.now;
+    if (call.status === 'new') call.status = 'contacted';
+  }
   if (lead.status === 'new') lead.status = 'contacted';
   contact.lastContactAt = ctx.now;
   shop.credits.used += 1;

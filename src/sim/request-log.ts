@@ -16,6 +16,8 @@ export interface LoggedRequest {
   idempotencyKey: string | null;
   /** A write's JSON body as sent (its text when it is not JSON); absent for GET. */
   body?: unknown;
+  /** The User-Agent header as sent; null when none (tests tell the processes of one key apart by it). */
+  userAgent: string | null;
 }
 
 export class RequestLog {

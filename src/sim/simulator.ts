@@ -9,7 +9,13 @@ import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { createSimulatorApp, type SimulatorEnv, type SimulatorState } from './app.js';
 import { FaultInjector, type FaultRates } from './faults.js';
-import { applyLiveEvent, applyLiveEventOfKind, type LiveEvent } from './live.js';
+import {
+  applyLiveEvent,
+  applyLiveEventOfKind,
+  type LiveEvent,
+  missedCallFrom,
+  missedCallFromCaller,
+} from './live.js';
 import { receiveText } from './operations.js';
 import { createRandom } from './random.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -40,8 +46,10 @@ export interface Simulator {
   readonly faults: FaultInjector;
   readonly requests: RequestLog;
   readonly rateLimiter: RateLimiter;
-  /** Revokes the token's value (it now gets 401) and issues a new one. */
+  /** Revokes the token's value (it now gets 401) and issues a new one, in the same mode. */
   rotateToken(name: TokenName): string;
+  /** Switches the key of this name to read or write mode, as the shop's API settings do. */
+  setTokenMode(name: TokenName, mode: 'read' | 'write'): void;
   /** Requests held open by a hang fault right now. */
   readonly hangingRequests: number;
   /** One live event now, as the live timer would make. */
@@ -50,6 +58,10 @@ export interface Simulator {
   inject(kind: LiveEvent['kind']): LiveEvent | null;
   /** A text from the customer of this lead arrives now (an opt-out word, a reply while staff write). */
   receiveText(leadId: string, body: string, shop?: keyof SeededShops): void;
+  /** A call from this person is missed now: a new lead (and contact, for a new number; names may repeat). */
+  missedCallFrom(caller: { name: string; phone: string }): LiveEvent;
+  /** A call from this contact is missed now (a customer who calls again): returns the new lead's id. */
+  missedCall(contactId: string, shop?: keyof SeededShops): string;
   listen(options?: { host?: string; port?: number }): Promise<RunningSimulator>;
   /** Stops the live timer, releases hanging requests and closes every listener. */
   close(): Promise<void>;
@@ -85,8 +97,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const shops = seedWorld(world, rng, now());
   const tokens = {} as Record<TokenName, string>;
 
-  const issue = (name: TokenName): string => {
-    const { shop, mode } = TOKEN_SHOP[name];
+  const issue = (name: TokenName, mode = TOKEN_SHOP[name].mode): string => {
+    const { shop } = TOKEN_SHOP[name];
     const token: SimToken = { name, value: newKeyValue(), shopId: shops[shop].id, mode, revoked: false };
     world.tokens.set(token.value, token);
     tokens[name] = token.value;
@@ -141,14 +153,25 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
         old.revoked = true;
         old.name = `${name}:rotated`;
       }
-      return issue(name);
+      // The mode is a setting of the shop's API settings, not of one key value: rotating keeps it.
+      return issue(name, old?.mode);
+    },
+    setTokenMode(name, mode) {
+      const token = world.tokens.get(tokens[name]);
+      if (token) token.mode = mode;
     },
     tick,
     inject: (kind) => applyLiveEventOfKind(kind, world, shops.main, rng, now()),
+    missedCallFrom: (caller) => missedCallFromCaller(caller, world, shops.main, rng, now()),
     receiveText(leadId, body, shop = 'main') {
       const lead = shops[shop].leads.find((candidate) => candidate.id === leadId);
       if (!lead) throw new Error(`no lead ${leadId} in the ${shop} shop`);
       receiveText({ world, now: now(), nextIdPart: state.nextIdPart }, shops[shop], lead, body);
+    },
+    missedCall(contactId, shop = 'main') {
+      const contact = shops[shop].contacts.find((candidate) => candidate.id === contactId);
+      if (!contact) throw new Error(`no contact ${contactId} in the ${shop} shop`);
+      return missedCallFrom(contact, world, shops[shop], rng, now()).lead.id;
     },
     listen({ host = '127.0.0.1', port = 0 } = {}) {
       return new Promise((resolve, reject) => {

@@ -36,9 +36,15 @@ export function truncate(text: string, max: number): string {
 
 export const isOpen = (lead: SimLead): boolean => OPEN_LEAD_STATUSES.has(lead.status);
 
-/** A missed-call lead nobody has texted back: what GET /inbox?filter=callbacks lists. */
+/**
+ * A missed-call lead nobody has texted back: what GET /inbox?filter=callbacks lists and /me's
+ * needs_callback counts. A text to the contact, whichever lead it was filed under, answers it.
+ */
 export const needsCallback = (lead: SimLead): boolean =>
-  isOpen(lead) && lead.source === 'missed_call' && !lead.messages.some((m) => m.direction === 'outbound');
+  isOpen(lead) &&
+  lead.source === 'missed_call' &&
+  lead.answeredAt === undefined &&
+  !lead.messages.some((m) => m.direction === 'outbound');
 
 export const isTextingLive = (shop: SimShop): boolean =>
   shop.texting.number !== null && shop.texting.status === 'active';

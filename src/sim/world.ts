@@ -61,6 +61,11 @@ export interface SimLead {
   /** missed_call, web_form, sms */
   source: string;
   createdAt: number;
+  /**
+   * When a text to the contact answered this missed call. A text answers every missed call of its
+   * contact, also one of a lead it was not filed under (an assumption about the service, see README).
+   */
+  answeredAt?: number;
   /** Oldest first. */
   messages: SimMessage[];
 }

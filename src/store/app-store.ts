@@ -23,13 +23,25 @@ import type {
   TextingSetup,
   Today,
 } from '../contract/resources.js';
-import type { Finding } from '../user-actions/pre-send-checks.js';
+import type { PhoneZonesState } from '../rules/customer-zones.js';
+import type { Finding, PreSendSummary } from '../rules/pre-send-checks.js';
 import type { LineText } from './line-editor.js';
 import { emptySeen, type SeenState } from './seen.js';
 import type { Selection } from './selection.js';
 
 /** A pane's id (see src/panes/registry.ts, which lists the panes). */
 export type PaneId = string;
+
+/**
+ * Where the Thread pane takes its lead from: the lead highlighted in the
+ * Inbox, the lead of the contact highlighted in Contacts, or one lead: an
+ * inbound text's opened with i when the Inbox as shown does not list it, the
+ * lead the shop filed a sent text under (enter on it), or the lead a reply was
+ * just sent from while its thread was focused, when that reply took it off
+ * its list (a callback answered). Never a lead remembered apart from what
+ * staff chose: what the thread shows is what `c` there texts.
+ */
+export type ThreadSource = { list: 'inbox' } | { list: 'contacts' } | { list: 'lead'; leadId: string };
 
 /** What a failed request left behind: enough to explain it, nothing secret. */
 export interface RequestFailure {
@@ -98,6 +110,8 @@ export interface ConfirmSend {
   body: string;
   /** What the pre-send checks found (every warning is shown in the question). */
   findings?: readonly Finding[];
+  /** The consent record and the customer's local time when it was asked (always shown). */
+  summary?: PreSendSummary;
   /** A word staff must type (then enter) instead of y: "send", or "override" for an opt-out. */
   word?: string;
   /** What is typed so far, when a word is asked for. */
@@ -175,7 +189,19 @@ export type KeyRecovery =
 
 export type Fatal = { kind: 'unauthorized' | 'no_subscription'; message: string; recovery?: KeyRecovery };
 
+/** Why the process cannot write: --read-only, the config's read_only, or the shop (the key is read-only). */
 export type ReadOnlyReason = 'flag' | 'config' | 'server';
+
+/**
+ * What the shop says the key may do (src/session/key-mode.ts): write or read
+ * only, how that was learned and when; or unknown (not asked yet, or no clear
+ * answer), and why. An unknown mode blocks nothing.
+ */
+export type KeyMode =
+  | { mode: 'write' | 'read'; how: 'probe' | 'refused' | 'accepted'; at: number }
+  | { mode: 'unknown'; why: string };
+
+export const KEY_MODE_NOT_ASKED: KeyMode = { mode: 'unknown', why: 'not asked yet' };
 
 export interface Notice {
   text: string;
@@ -223,6 +249,11 @@ export interface AppState {
   /** Replies drafted here, by the id of the action that holds each (Actions shows their text). */
   draftedReplies: Record<string, DraftedReply>;
   outbox: OutgoingText[];
+  /**
+   * For each text sent from here (by localId), the ids of its contact's texts the inbox had read when it
+   * was confirmed: none of them is its copy (src/store/sent-copies.ts).
+   */
+  textIdsBeforeSend: Record<string, readonly string[]>;
 
   // What staff are doing
   focus: PaneId;
@@ -234,7 +265,8 @@ export interface AppState {
   reviewOrder: ReviewOrder;
   /** Reviews: only those without a reply. */
   unrepliedOnly: boolean;
-  openLeadId?: string;
+  /** The list whose highlighted record the Thread pane shows (see threadLeadId in selectors.ts). */
+  threadFrom: ThreadSource;
   /** Local filter text of a list (inbox, reviews) or the contacts search (absent: empty). */
   search: Record<PaneId, LineText>;
   searching: boolean;
@@ -257,8 +289,12 @@ export interface AppState {
   logScroll: number;
   columns: number;
   rows: number;
-  /** The shop's time zone (config "timezone", else this machine's): quiet hours are counted in it. */
-  timeZone: string;
+  /** "timezone" in the config: the shop's zone, for customers whose number's zone is not known. */
+  configTimeZone?: string;
+  /** This machine's zone: the shop's when neither the config nor the texting number gives one. */
+  machineTimeZone: string;
+  /** The zone(s) of numbers looked up so far (the composer's recipient, the shop's texting number), by number. */
+  phoneZones: Readonly<Record<string, PhoneZonesState>>;
   /** Canned replies (templates.json in the config directory, else the examples shop-inbox ships). */
   templates: readonly Template[];
   /** Why templates.json could not be used, in plain words (then there are no templates). */
@@ -270,6 +306,8 @@ export interface AppState {
   view: View;
   readOnly: boolean;
   readOnlyReason?: ReadOnlyReason;
+  /** What the shop says the key may do; `readOnly` follows it unless the process is read-only by choice. */
+  keyMode: KeyMode;
   fatal?: Fatal;
   connection: Connection;
   seen: SeenState;
@@ -298,6 +336,12 @@ export function composingContact(state: Pick<AppState, 'composer' | 'prompt'>): 
 export type Sharing =
   | { role: 'hub' }
   | { role: 'client'; since: number }
+  /**
+   * A client whose hub stopped answering (or a terminal that found it so at
+   * start): it reads the shop on its own, within its share of the budget,
+   * until the hub answers again or a terminal takes over from it.
+   */
+  | { role: 'hub-silent'; since: number; why: string }
   /** Polling on its own: no hub could be used (why), or the hub went away and none took over yet. */
   | { role: 'alone'; why: string };
 
@@ -309,7 +353,10 @@ export interface AppStoreOptions {
   readOnlyReason?: ReadOnlyReason;
   columns?: number;
   rows?: number;
+  /** "timezone" in the config. */
   timeZone?: string;
+  /** This machine's zone (default: the process's). */
+  machineTimeZone?: string;
   templates?: readonly Template[];
   templatesProblem?: string;
 }
@@ -333,6 +380,7 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     decisions: {},
     draftedReplies: {},
     outbox: [],
+    textIdsBeforeSend: {},
     focus: 'inbox',
     selection: {},
     inboxFilter: 'open',
@@ -340,6 +388,7 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     inboxOrder: 'newest',
     reviewOrder: 'newest',
     unrepliedOnly: false,
+    threadFrom: { list: 'inbox' },
     search: {},
     searching: false,
     composed: {},
@@ -351,16 +400,103 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     columns: options.columns ?? 80,
     rows: options.rows ?? 24,
     view: options.view ?? 'inbox',
-    timeZone: options.timeZone ?? machineTimeZone(),
+    ...(options.timeZone ? { configTimeZone: options.timeZone } : {}),
+    machineTimeZone: options.machineTimeZone ?? machineTimeZone(),
+    phoneZones: {},
     templates: options.templates ?? [],
     ...(options.templatesProblem ? { templatesProblem: options.templatesProblem } : {}),
     readOnly: options.readOnly ?? false,
     ...(options.readOnlyReason ? { readOnlyReason: options.readOnlyReason } : {}),
+    keyMode: KEY_MODE_NOT_ASKED,
     connection: { state: 'ok' },
     seen: emptySeen(),
     quitting: false,
     presence: { others: 0, composingElsewhere: [] },
   };
+}
+
+/**
+ * What each field of the state holds:
+ * - `server`: read from the shop with the current key (directly or through the key's hub), derived from
+ *   such reads, or bound to the shop's records (a selected lead, a question about an action, the composer's
+ *   recipient). None of it outlives the key: another key may be another shop's (withoutServerData).
+ * - `staff`: what staff typed or chose (texts typed, filters, orders, panes, overlays).
+ * - `process`: this process's own state (the screen's size, settings, the connection, the message log, the
+ *   texts this terminal confirmed: each is bound to its key by the sender, and kept to say what became of it).
+ * Every field is listed (the type requires it), so a new one cannot be forgotten when a key changes.
+ */
+export const STATE_FIELDS = {
+  me: 'server',
+  today: 'server',
+  billing: 'server',
+  texting: 'server',
+  apiSpec: 'server',
+  inbox: 'server',
+  contacts: 'server',
+  leads: 'server',
+  reviews: 'server',
+  actions: 'server',
+  drafts: 'server',
+  decisions: 'server',
+  draftedReplies: 'server',
+  outbox: 'process',
+  textIdsBeforeSend: 'server',
+  focus: 'staff',
+  selection: 'server',
+  inboxFilter: 'staff',
+  actionsFilter: 'staff',
+  inboxOrder: 'staff',
+  reviewOrder: 'staff',
+  unrepliedOnly: 'staff',
+  threadFrom: 'server',
+  search: 'staff',
+  searching: 'staff',
+  composer: 'server',
+  composerWaiting: 'server',
+  composed: 'staff',
+  prompt: 'server',
+  helpOpen: 'staff',
+  helpScroll: 'staff',
+  palette: 'staff',
+  notice: 'process',
+  log: 'process',
+  logOpen: 'staff',
+  logScroll: 'staff',
+  columns: 'process',
+  rows: 'process',
+  configTimeZone: 'process',
+  machineTimeZone: 'process',
+  phoneZones: 'server',
+  templates: 'process',
+  templatesProblem: 'process',
+  templatePicker: 'server',
+  view: 'process',
+  readOnly: 'process',
+  readOnlyReason: 'process',
+  fatal: 'process',
+  keyMode: 'process',
+  connection: 'process',
+  seen: 'server',
+  quitting: 'process',
+  presence: 'server',
+  sharing: 'server',
+} as const satisfies Record<keyof AppState, 'server' | 'staff' | 'process'>;
+
+/** The fields of the state that are the shop's data, read with the current key. */
+export const SERVER_DATA_FIELDS: readonly (keyof AppState)[] = (
+  Object.keys(STATE_FIELDS) as (keyof AppState)[]
+).filter((field) => STATE_FIELDS[field] === 'server');
+
+/**
+ * The update that forgets every field of server data (back to how a new process starts), for when
+ * another key takes over. What staff typed stays: the texts (c on the same contact brings one back), the
+ * filters, and the contacts search, whose answer alone goes.
+ */
+export function withoutServerData(state: AppState): Partial<AppState> {
+  const fresh = initialState();
+  const reset: Record<string, unknown> = {};
+  for (const field of SERVER_DATA_FIELDS) reset[field] = fresh[field];
+  return { ...(reset as Partial<AppState>), contacts: { ...fresh.contacts, query: state.contacts.query } };
 }
 
 export function createAppStore(options: AppStoreOptions = {}): AppStore {

@@ -21,6 +21,17 @@ export function lineOf(text: string): LineText {
   return { text, cursor: text.length };
 }
 
+/**
+ * A text that was not sent, put back where it was written: alone, or on its
+ * own line before what was typed for the same contact since (the cursor stays
+ * where it was in that). Never a second copy of it.
+ */
+export function withUnsentText(current: LineText | undefined, unsent: string): LineText {
+  if (!current?.text) return lineOf(unsent);
+  if (current.text.includes(unsent)) return current;
+  return { text: `${unsent}\n${current.text}`, cursor: current.cursor + unsent.length + 1 };
+}
+
 export function insertText(line: LineText, input: string): LineText {
   return {
     text: line.text.slice(0, line.cursor) + input + line.text.slice(line.cursor),

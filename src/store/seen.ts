@@ -3,7 +3,7 @@
  * pending actions that appeared after the first load. The first copy of each
  * list is the baseline (nothing is "new" at start-up); later copies mark the
  * ids not seen before. Each mark belongs to its item: it clears when staff
- * select or open that item (src/ui/new-marks.ts), or, on a read-only screen
+ * select or open that item (src/shell/new-marks.ts), or, on a read-only screen
  * nobody works at, after a while.
  */
 

@@ -12,8 +12,10 @@ import type {
   Message,
   Review,
 } from '../contract/resources.js';
-import { type AppState, type ComposerTarget, isWide, type OutgoingText, type PaneId } from './app-store.js';
+import { recipientLabel } from '../text/recipient.js';
+import type { AppState, ComposerTarget, OutgoingText, PaneId } from './app-store.js';
 import { type ListShape, noSelection, type Selection, selectedIndexIn } from './selection.js';
+import { type ListedText, pairSentCopies, type SentCopy } from './sent-copies.js';
 
 const digitsOf = (text: string) => text.replace(/\D/g, '');
 
@@ -88,8 +90,13 @@ export function activityRows(state: AppState): ActivityItem[] {
   return state.today.data?.activity ?? [];
 }
 
-/** One line of a thread: a text the service lists, or one sent from here and not yet listed by it. */
-export type ThreadEntry = { kind: 'message'; message: Message } | { kind: 'outgoing'; text: OutgoingText };
+/**
+ * One line of a thread: a text the service lists, or one sent from here and not listed here by it.
+ * `filedUnder`: sent from this thread, the service lists it under that other lead of the contact.
+ */
+export type ThreadEntry =
+  | { kind: 'message'; message: Message }
+  | { kind: 'outgoing'; text: OutgoingText; filedUnder?: string };
 
 export const threadEntryId = (entry: ThreadEntry) =>
   entry.kind === 'message' ? `message:${entry.message.id}` : `outgoing:${entry.text.localId}`;
@@ -138,10 +145,63 @@ export const selectedContact = (state: AppState) =>
 export const selectedThreadEntry = (state: AppState) =>
   selectedIn(threadList(state), selectionOf(state, 'thread'));
 
-/** The lead whose thread is shown: side by side, always the lead highlighted in the inbox; else the one opened. */
+/**
+ * What the Thread pane shows, at every size: the lead highlighted in the list
+ * it came from (state.threadFrom), with the name and phone that list gives
+ * until the lead itself is read; or, when that list highlights no lead, why
+ * not (a sentence without its capital and full stop: the pane and `c` there
+ * say it).
+ */
+export type ThreadSubject =
+  | { kind: 'lead'; leadId: string; name?: string; phone?: string }
+  | { kind: 'none'; why: string };
+
+const noThread = (why: string): ThreadSubject => ({ kind: 'none', why });
+
+export function threadSubject(state: AppState): ThreadSubject {
+  const from = state.threadFrom;
+  if (from.list === 'lead') return { kind: 'lead', leadId: from.leadId };
+  if (from.list === 'contacts') {
+    if (!state.contacts.data) return noThread('contacts are not loaded yet: no thread to show');
+    const contact = selectedContact(state);
+    if (!contact) {
+      const query = state.contacts.loadedQuery ?? '';
+      return noThread(
+        query ? `no contact matches “${query}”: no thread to show` : 'no contacts: no thread to show',
+      );
+    }
+    const leadId = leadIdForContact(state, contact);
+    return leadId
+      ? { kind: 'lead', leadId, name: contact.name, phone: contact.phone }
+      : noThread(
+          `no lead in the inbox's lists for ${recipientLabel(contact)}: no thread to show (c in Contacts texts them)`,
+        );
+  }
+  const inbox = state.inbox[state.inboxFilter];
+  if (!inbox.data) {
+    return noThread(
+      inbox.error
+        ? 'the inbox could not be read: no thread to show'
+        : 'the inbox is not loaded yet: the thread shows the lead it highlights',
+    );
+  }
+  const lead = selectedLead(state);
+  if (lead) return { kind: 'lead', leadId: lead.id, name: lead.contact_name, phone: lead.caller_phone };
+  const query = searchText(state, 'inbox').trim();
+  if (query) {
+    return noThread(`no lead matches the filter “${query}”: no thread to show (esc in the Inbox clears it)`);
+  }
+  return noThread(
+    state.inboxFilter === 'open'
+      ? 'no open leads: no thread to show'
+      : 'no missed calls waiting for a reply: no thread to show',
+  );
+}
+
+/** The lead whose thread is shown (see threadSubject), if any. */
 export function threadLeadId(state: AppState): string | undefined {
-  if (isWide(state) && state.focus === 'inbox') return selectedLead(state)?.id ?? state.openLeadId;
-  return state.openLeadId;
+  const subject = threadSubject(state);
+  return subject.kind === 'lead' ? subject.leadId : undefined;
 }
 
 export function openLead(state: AppState): LeadDetail | undefined {
@@ -155,29 +215,48 @@ export function threadMessages(state: AppState): Message[] {
   return [...messages].sort((a, b) => Date.parse(a.occurred_at) - Date.parse(b.occurred_at));
 }
 
-/** The service's copy of a text sent from here: outbound, the same body (it may come truncated with "…"). */
-function inThread(messages: readonly Message[], text: OutgoingText): boolean {
-  return messages.some((message) => {
-    if (String(message.direction) !== 'outbound') return false;
-    if (message.body === text.body) return true;
-    const shown = message.body.endsWith('…') ? message.body.slice(0, -1) : undefined;
-    return shown !== undefined && shown.length > 0 && text.body.startsWith(shown);
+/** Every text of the contact's threads read so far, with the lead that lists it. */
+function listedTexts(state: Pick<AppState, 'leads'>, contactId: string): ListedText[] {
+  const listed: ListedText[] = [];
+  for (const [leadId, lead] of Object.entries(state.leads)) {
+    if (lead.data?.contact.id !== contactId) continue;
+    for (const message of lead.data.messages) listed.push({ leadId, message });
+  }
+  return listed;
+}
+
+/** Where the service lists each text sent from here to this contact (by localId), as far as the threads read show. */
+export function sentCopiesOf(
+  state: Pick<AppState, 'leads' | 'outbox' | 'textIdsBeforeSend'>,
+  contactId: string,
+): Map<string, SentCopy> {
+  const texts = state.outbox.filter((text) => text.contactId === contactId);
+  if (texts.length === 0) return new Map();
+  return pairSentCopies(texts, listedTexts(state, contactId), (localId) => {
+    const ids = state.textIdsBeforeSend[localId];
+    return ids ? new Set(ids) : undefined;
   });
 }
 
 /**
- * Texts sent from this process to the open thread's contact, oldest first,
- * until the service's own copy of a sent text shows in the thread: then it is
- * listed once, as the service has it.
+ * Texts sent from this process to the open thread's contact, oldest first, as
+ * this thread lists them: until the service lists a sent text, in every thread
+ * of the contact; once it does, nowhere but as the service has it, except in
+ * the thread it was sent from when the service filed it under another lead:
+ * there it says so (`filedUnder`).
  */
-export function threadOutbox(state: AppState): OutgoingText[] {
+export function threadOutbox(state: AppState): Array<{ text: OutgoingText; filedUnder?: string }> {
   const detail = openLead(state);
   if (!detail) return [];
-  return state.outbox.filter(
-    (text) =>
-      text.contactId === detail.contact.id &&
-      !((text.state === 'sent' || text.state === 'replayed') && inThread(detail.messages, text)),
-  );
+  const leadId = detail.lead.id;
+  const copies = sentCopiesOf(state, detail.contact.id);
+  return state.outbox.flatMap((text) => {
+    if (text.contactId !== detail.contact.id) return [];
+    const copy = copies.get(text.localId);
+    if (!copy) return [{ text }];
+    if (copy.leadId === leadId || text.leadId !== leadId) return [];
+    return [{ text, filedUnder: copy.leadId }];
+  });
 }
 
 /** One entry object per message or text, so that the same thread read twice gives the same rows (React compares them). */
@@ -197,7 +276,13 @@ export function threadEntries(state: AppState): ThreadEntry[] {
     ...threadMessages(state).map((message) =>
       entryOf(messageEntries, message, () => ({ kind: 'message', message })),
     ),
-    ...threadOutbox(state).map((text) => entryOf(outgoingEntries, text, () => ({ kind: 'outgoing', text }))),
+    ...threadOutbox(state).map(({ text, filedUnder }) => {
+      const entry = entryOf(outgoingEntries, text, () => ({ kind: 'outgoing', text }));
+      if (entry.kind === 'outgoing' && entry.filedUnder === filedUnder) return entry;
+      const moved: ThreadEntry = { kind: 'outgoing', text, ...(filedUnder ? { filedUnder } : {}) };
+      outgoingEntries.set(text, moved);
+      return moved;
+    }),
   ];
 }
 
@@ -272,6 +357,19 @@ export function targetFromContact(state: AppState, contact: Contact): ComposerTa
 }
 
 /** Texts confirmed but not yet known to be sent. */
+/**
+ * A text of this process went (or is going) to this lead's contact from here: a reply, which answers the
+ * contact's missed calls, so the lead leaving the callbacks list is staff's own doing.
+ */
+export function repliedFromHere(state: AppState, leadId: string): boolean {
+  const contactId = state.leads[leadId]?.data?.contact.id;
+  return state.outbox.some(
+    (text) =>
+      text.state !== 'failed' &&
+      (text.leadId === leadId || (contactId !== undefined && text.contactId === contactId)),
+  );
+}
+
 export const unsentCount = (state: AppState) =>
   state.outbox.filter((text) => text.state === 'sending' || text.state === 'waiting').length +
   Object.values(state.composed).filter((line) => line.text.trim().length > 0).length;

@@ -35,6 +35,7 @@ export async function approveAction(context: ActionContext, actionId: string): P
   setDecision({ state: 'approving', at: context.now() });
   try {
     const result = await client.decideAction(actionId, 'approved');
+    context.keyMode?.accepted();
     setDecision({ state: 'done', result, at: context.now() });
     notify(context, `Approved: the action is now ${String(result.status).replaceAll('_', ' ')}.`, 'success');
   } catch (error) {

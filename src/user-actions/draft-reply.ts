@@ -65,6 +65,7 @@ export async function draftReply(context: ActionContext, reviewId: string): Prom
     new Set((store.getState().actions.pending_approval.data?.items ?? []).map((action) => action.id));
   try {
     const draft = await client.draftReply(reviewId);
+    context.keyMode?.accepted();
     setDraft({ state: 'done', draft, at: context.now() });
     const actionId = askedBefore ? await bindDraft(context, reviewId, askedBefore) : undefined;
     if (actionId) {

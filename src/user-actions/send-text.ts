@@ -1,23 +1,32 @@
 /**
- * Sending a text, after staff answered y to "send to NAME (PHONE)?".
+ * Sending a text, after staff answered y to "send to NAME (PHONE)?". Every
+ * notice about it names the recipient the same way, name and number.
  *
  * The Idempotency-Key is made at that moment and stored with the exact body
  * before the first attempt; every later attempt reuses both, so no failure,
- * retry or repeated key press can text a customer twice. A failure that may
- * have happened after the text went out (network, timeout, 5xx, 429) is tried
- * again later with the same key, until the key's 24 h replay window is nearly
- * over. A refusal (no number, texting inactive, read-only…) is final, and the
- * text goes back into the composer: nothing typed is lost. A refused key
+ * retry or repeated key press can text a customer twice. Nothing is sent
+ * before that record is on disk: when it cannot be written (a full disk, a
+ * read-only one…), the text is not sent and goes back into the composer, and
+ * staff are told why, rather than told it would be retried when it could not.
+ * A failure that may have happened after the text went out (network,
+ * timeout, 5xx, 429) is tried again later with the same key, until the key's
+ * 24 h replay window is nearly over. A refusal (no number, texting inactive,
+ * read-only…) is final, and the text goes back into its contact's composer:
+ * nothing typed is lost. A refused key
  * (401, or a plan without the API) is no refusal of the text: it waits in
  * that key's outbox, and no other key ever sends it.
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
-import type { OutboxPersistence } from '../outbox/outbox-file.js';
-import type { ComposerTarget, OutgoingText } from '../store/app-store.js';
-import { lineOf } from '../store/line-editor.js';
+import type { OutboxDamageReport, OutboxPersistence } from '../outbox/outbox-file.js';
+import type { AppState, ComposerTarget, OutgoingText } from '../store/app-store.js';
+import { plural } from '../store/counts.js';
+import { withUnsentText } from '../store/line-editor.js';
+import { recipientLabel } from '../text/recipient.js';
 import { type ActionContext, enterReadOnlyFromServer, notify } from './context.js';
+import { findSentCopy } from './find-sent-copy.js';
+import { contactTexts } from './pre-send-facts.js';
 
 /** After this long a waiting text is never tried again automatically: the key's replay window is 24 h. */
 export const AUTO_RETRY_WINDOW_MS = 23 * 60 * 60 * 1000;
@@ -40,13 +49,19 @@ export class TextSender {
   private closed = false;
   private inFlight = new AbortController();
   private lastSave: Promise<void> = Promise.resolve();
+  /** Texts whose record is on disk: written before their first attempt, or taken over from the file. */
+  private readonly recorded = new Set<string>();
+  /** What was found damaged in the outbox file and not yet said. */
+  private damageFound: string[] = [];
 
   constructor(
     private readonly context: ActionContext,
     /** Where confirmed texts wait until they are known sent; none in the demo. */
     private persistence?: OutboxPersistence,
     private readonly retry: { baseMs: number; maxMs: number } = DEFAULT_SEND_RETRY,
-  ) {}
+  ) {
+    this.watchDamage(persistence);
+  }
 
   /**
    * Takes over the texts a previous run of this key confirmed but could not
@@ -61,7 +76,11 @@ export class TextSender {
     try {
       texts = await persistence.load();
     } catch (error) {
-      notify(this.context, `Could not read the outbox: ${(error as Error).message}`, 'warning');
+      notify(
+        this.context,
+        `Could not read the outbox: ${(error as Error).message}. Texts waiting in it are sent once it can be read (looked at every minute).`,
+        'warning',
+      );
       return;
     }
     const others = await persistence.keptForOtherKeys?.().catch(() => undefined);
@@ -71,7 +90,7 @@ export class TextSender {
       return;
     }
     const waiting = this.takeOver(texts, 'confirmed in an earlier session; trying again with the same key');
-    const parts: string[] = [];
+    const parts = this.takeDamageFound();
     if (waiting > 0) {
       parts.push(
         `Resuming ${waiting} unconfirmed ${waiting === 1 ? 'text' : 'texts'} from an earlier session.`,
@@ -106,13 +125,13 @@ export class TextSender {
       texts,
       'confirmed by a shop-inbox that stopped; trying again with the same key',
     );
+    const parts = this.takeDamageFound();
     if (waiting > 0) {
-      notify(
-        this.context,
+      parts.push(
         `Sending ${waiting} unconfirmed ${waiting === 1 ? 'text' : 'texts'} left by a shop-inbox that stopped.`,
-        'warning',
       );
     }
+    if (parts.length > 0) notify(this.context, parts.join(' '), 'warning');
   }
 
   /**
@@ -145,6 +164,7 @@ export class TextSender {
     await previous?.release?.().catch(() => {});
     this.closed = false;
     this.inFlight = new AbortController();
+    this.watchDamage(persistence);
     await this.resume();
   }
 
@@ -167,8 +187,9 @@ export class TextSender {
           : { ...text, state: 'waiting', reason: why };
       });
     if (resumed.length === 0) return 0;
+    for (const text of resumed) this.recorded.add(text.localId);
     this.context.store.setState((state) => ({ outbox: trim([...state.outbox, ...resumed]) }));
-    void this.persist();
+    this.persist();
     const waiting = resumed.filter((text) => text.state === 'waiting');
     for (const text of waiting) void this.attempt(text.localId);
     return waiting.length;
@@ -192,11 +213,74 @@ export class TextSender {
     store.setState((state) => {
       const composed = { ...state.composed };
       delete composed[target.contactId];
-      return { outbox: trim([...state.outbox, text]), composed, prompt: undefined, composer: undefined };
+      const outbox = trim([...state.outbox, text]);
+      return {
+        outbox,
+        textIdsBeforeSend: idsBeforeSend(state, outbox, text),
+        composed,
+        prompt: undefined,
+        composer: undefined,
+      };
     });
-    // On disk before the first attempt: a crash after the text went out must retry with this key, not lose it.
-    void this.persist().then(() => this.attempt(text.localId));
+    if (!this.persistence) {
+      void this.attempt(text.localId);
+      return text;
+    }
+    // On disk before the first attempt: a crash after the text went out must retry with this key, not lose
+    // it. A text that cannot be recorded is not sent at all.
+    this.write(text.localId).then(
+      () => {
+        this.sayDamageFound();
+        void this.attempt(text.localId);
+      },
+      (error: unknown) => this.notRecorded(text, target, error),
+    );
     return text;
+  }
+
+  /** Its record could not be written: nothing was sent, and the text goes back to its composer. */
+  private notRecorded(text: OutgoingText, target: ComposerTarget, error: unknown): void {
+    const why = (error as Error).message;
+    this.update(text.localId, {
+      state: 'failed',
+      finishedAt: this.context.now(),
+      reason: `Not sent: it could not be saved in the outbox first (${why}).`,
+    });
+    // In the file, though not known durable: taken out again, so that no later start sends what staff were
+    // told is not sent. Said only if that fails too (the notice below is the one that matters).
+    if ((error as { written?: boolean }).written) this.write().catch(() => {});
+    let inComposer = false;
+    this.context.store.setState((state) => {
+      const composed = {
+        ...state.composed,
+        [text.contactId]: withUnsentText(state.composed[text.contactId], text.body),
+      };
+      // Reopened only where nothing else has the keyboard: keys meant for something else never become text.
+      const reopen =
+        !state.composer &&
+        !state.composerWaiting &&
+        !state.prompt &&
+        !state.palette &&
+        !state.helpOpen &&
+        !state.logOpen &&
+        !state.searching &&
+        !state.readOnly &&
+        !state.fatal;
+      inComposer = reopen || state.composer?.contactId === text.contactId;
+      return reopen ? { composed, composer: target } : { composed };
+    });
+    const damage = this.takeDamageFound();
+    notify(
+      this.context,
+      [
+        ...damage,
+        `Not sent to ${recipientOf(text)}: a text is sent only once it is saved in the outbox, and ${why}.`,
+        inComposer
+          ? 'The text is back in the composer.'
+          : `The text is kept in the composer for ${recipientOf(text)}: c on them opens it.`,
+      ].join(' '),
+      'error',
+    );
   }
 
   /**
@@ -216,32 +300,72 @@ export class TextSender {
     return this.lastSave;
   }
 
-  private persist(): Promise<void> {
-    this.lastSave = this.writeOutbox();
-    return this.lastSave;
+  /**
+   * Queues a write of the outbox. Writes run one after another, each with
+   * the texts of its own moment: those recorded, and `recording`, a text just
+   * confirmed whose record this write is (it counts as recorded once the
+   * write resolved). Rejects when the file could not be written.
+   */
+  private write(recording?: string): Promise<void> {
+    const run = this.lastSave.then(async () => {
+      const persistence = this.persistence;
+      if (!persistence) return;
+      const pending = this.context.store
+        .getState()
+        .outbox.filter(
+          (text) =>
+            (text.state === 'sending' || text.state === 'waiting') &&
+            !this.retired.has(text.localId) &&
+            (this.recorded.has(text.localId) || text.localId === recording),
+        );
+      await persistence.save(pending);
+      if (recording) this.recorded.add(recording);
+    });
+    this.lastSave = run.catch(() => {});
+    return run;
   }
 
-  /** Writes the texts still sending or waiting; a failure to write is shown, and sending goes on. */
-  private async writeOutbox(): Promise<void> {
-    if (!this.persistence) return;
-    const pending = this.context.store
-      .getState()
-      .outbox.filter(
-        (text) => (text.state === 'sending' || text.state === 'waiting') && !this.retired.has(text.localId),
-      );
-    try {
-      await this.persistence.save(pending);
-    } catch (error) {
-      notify(
-        this.context,
-        `Could not save the outbox (${(error as Error).message}): a text being sent would not be retried after a crash.`,
-        'warning',
-      );
-    }
+  /** Writes what changed (sent, waiting, failed); a failure is said, and sending goes on. */
+  private persist(): void {
+    this.write().then(
+      () => this.sayDamageFound(),
+      (error: unknown) => {
+        const damage = this.takeDamageFound();
+        notify(
+          this.context,
+          [
+            ...damage,
+            `Could not update the outbox: ${(error as Error).message}. A text sent since may be tried again at the next start, with its same key: the service then sends nothing new.`,
+          ].join(' '),
+          'warning',
+        );
+      },
+    );
+  }
+
+  /** Damage found in the outbox file is said with whatever is said next about the outbox. */
+  private watchDamage(persistence: OutboxPersistence | undefined): void {
+    persistence?.onDamage?.((damage) => {
+      if (persistence === this.persistence) this.damageFound.push(describeDamage(damage));
+    });
+  }
+
+  private takeDamageFound(): string[] {
+    const found = this.damageFound;
+    this.damageFound = [];
+    return found;
+  }
+
+  private sayDamageFound(): void {
+    const found = this.takeDamageFound();
+    if (found.length > 0) notify(this.context, found.join(' '), 'warning');
   }
 
   private update(localId: string, patch: Partial<OutgoingText>): OutgoingText | undefined {
     if (this.retired.has(localId)) return undefined;
+    if (patch.state === 'sent' || patch.state === 'replayed' || patch.state === 'failed') {
+      this.recorded.delete(localId);
+    }
     let updated: OutgoingText | undefined;
     this.context.store.setState((state) => ({
       outbox: state.outbox.map((text) => {
@@ -278,24 +402,27 @@ export class TextSender {
         signal: this.inFlight.signal,
       });
       if (this.retired.has(localId)) return;
+      this.context.keyMode?.accepted();
       this.update(localId, {
         state: result.replayed ? 'replayed' : 'sent',
         finishedAt: now(),
         reason: undefined,
       });
-      void this.persist();
+      this.persist();
       notify(
         this.context,
         result.replayed
-          ? `Already sent to ${text.contactName}: the service recognised the text and sent nothing new.`
-          : `Sent to ${text.contactName}.`,
+          ? `Already sent to ${recipientOf(text)}: the service recognised the text and sent nothing new.`
+          : `Sent to ${recipientOf(text)}.`,
         'success',
       );
+      // A reply may answer missed calls and move leads on: the lists and the counts are read again.
       this.context.poller.invalidate(
-        ...(text.leadId ? [{ kind: 'lead' as const, id: text.leadId }] : []),
         { kind: 'inbox', filter: 'callbacks' },
         { kind: 'me' },
+        { kind: 'inbox', filter: 'open' },
       );
+      void findSentCopy(this.context, text).catch(() => undefined);
     } catch (error) {
       this.failed(text, error);
     }
@@ -332,10 +459,10 @@ export class TextSender {
       const wait = Math.max(step, ((error as ApiError).retryAfter ?? 0) * 1000);
       const retryAt = now() + wait;
       this.update(text.localId, { state: 'waiting', reason, retryAt });
-      void this.persist();
+      this.persist();
       notify(
         this.context,
-        `Not confirmed yet for ${text.contactName}: ${reason} Trying again with the same key.`,
+        `Not confirmed yet for ${recipientOf(text)}: ${reason} Trying again with the same key.`,
         'warning',
       );
       const timer = setTimeout(() => void this.attempt(text.localId), wait);
@@ -348,21 +475,64 @@ export class TextSender {
       reason: transient ? `${reason} Not retried after 23 h: check the thread before sending again.` : reason,
       finishedAt: now(),
     });
-    void this.persist();
+    this.persist();
     if (error instanceof ApiError && error.code === 'read_only' && !error.local)
       enterReadOnlyFromServer(this.context);
-    if (!transient) this.restoreToComposer(text);
-    notify(this.context, `Not sent to ${text.contactName}: ${reason}`, 'error');
+    const back = transient ? '' : ` ${this.restoreToComposer(text)}`;
+    notify(this.context, `Not sent to ${recipientOf(text)}: ${reason}${back}`, 'error');
   }
 
-  /** A refused text goes back to its contact's composer, unless staff already typed something new. */
-  private restoreToComposer(text: OutgoingText): void {
-    this.context.store.setState((state) =>
-      state.composed[text.contactId]?.text
-        ? {}
-        : { composed: { ...state.composed, [text.contactId]: lineOf(text.body) } },
-    );
+  /**
+   * A refused text goes back into its contact's composer, wherever staff are now; text typed for that
+   * contact since stays after it, so that nothing is lost. Says where it went.
+   */
+  private restoreToComposer(text: OutgoingText): string {
+    const recipient = recipientOf(text);
+    let where = `The text is back in the composer for ${recipient}.`;
+    this.context.store.setState((state) => {
+      const since = state.composed[text.contactId];
+      const merged = withUnsentText(since, text.body);
+      if (merged === since) return {};
+      if (since?.text)
+        where = `The text is back in the composer for ${recipient}, above what was typed since.`;
+      return { composed: { ...state.composed, [text.contactId]: merged } };
+    });
+    return where;
   }
+}
+
+/** "The outbox file was damaged: 2 texts recovered…; 143 bytes that could not be read are kept in …". */
+function describeDamage(damage: OutboxDamageReport): string {
+  const recovered =
+    damage.recoveredForKey > 0
+      ? `${plural(damage.recoveredForKey, 'text')} recovered and sent as usual`
+      : 'no text of this key could be recovered from it';
+  const kept =
+    damage.unreadableBytes > 0
+      ? `${plural(damage.unreadableBytes, 'byte')} that could not be read ${damage.unreadableBytes === 1 ? 'is' : 'are'} kept in ${damage.keptAt}`
+      : `the file as it was is kept in ${damage.keptAt}`;
+  const cut = damage.incomplete
+    ? ' It was cut short: a text confirmed after those may be missing, so check the latest threads.'
+    : '';
+  return `The outbox file was damaged: ${recovered}; ${kept}.${cut}`;
+}
+
+/** "Tom Kowalski (+15035550117)": two customers may share a name, never a number. */
+const recipientOf = (text: OutgoingText) => recipientLabel({ name: text.contactName, phone: text.phone });
+
+/** The ids of the contact's texts read so far, kept for the new text (and only for texts still in the outbox). */
+function idsBeforeSend(
+  state: AppState,
+  outbox: readonly OutgoingText[],
+  text: OutgoingText,
+): AppState['textIdsBeforeSend'] {
+  const kept: AppState['textIdsBeforeSend'] = {};
+  for (const { localId } of outbox) {
+    const ids = state.textIdsBeforeSend[localId];
+    if (ids) kept[localId] = ids;
+  }
+  kept[text.localId] = contactTexts(state, text.contactId).map((message) => message.id);
+  return kept;
 }
 
 function trim(outbox: OutgoingText[]): OutgoingText[] {

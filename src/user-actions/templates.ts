@@ -9,16 +9,25 @@
  * with no lead listed) is left as it is, and the pre-send checks refuse a
  * text that still has one, naming it.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { formatBytes, readBoundedFile } from '../config/bounded-file.js';
+import {
+  holdingDirectoryProblem,
+  othersCanChangeProblem,
+  type TrustedFileRole,
+} from '../config/file-permissions.js';
 import { configDir } from '../config/paths.js';
 import { TEXT_BODY_MAX } from '../contract/endpoints.js';
 import type { AppState, ComposerTarget, Template } from '../store/app-store.js';
-import { insertableText } from '../ui/input/text-filter.js';
+import { insertableText } from '../text/text-filter.js';
 
-/** Caps: the file, the number of templates, a name. A body is capped at the longest text that can be sent. */
-export const TEMPLATES_FILE_MAX_BYTES = 256 * 1024;
+/**
+ * Caps: the file, the number of templates, a name. A body is capped at the longest text that can be sent.
+ * The file's cap leaves room for the most templates at their longest (200 × 1,600 characters, ~330 KB
+ * in ASCII, more with accents or emoji).
+ */
+export const TEMPLATES_FILE_MAX_BYTES = 1024 * 1024;
 export const TEMPLATES_MAX = 200;
 export const TEMPLATE_NAME_MAX = 80;
 
@@ -98,24 +107,34 @@ export function parseTemplates(text: string, where = 'templates.json'): Template
   return parsed.data.map(cleaned).filter((template) => template.name && template.body.trim());
 }
 
+/**
+ * Templates are words staff send to customers under the shop's name: a file others could change is
+ * not used (as config.json is not), so that nobody else chooses those words.
+ */
+const TEMPLATES_ROLE: TrustedFileRole = {
+  power: 'chooses the words staff send to customers',
+  outcome: 'no templates are offered',
+};
+
 /** The user's templates, the examples when there is no file, or a TemplatesError saying why not. */
 export async function loadTemplates(env: NodeJS.ProcessEnv): Promise<Template[]> {
   const path = templatesPath(env);
-  let buffer: Buffer;
-  try {
-    buffer = await readFile(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return [...EXAMPLE_TEMPLATES];
-    throw new TemplatesError(
-      `templates.json cannot be read (${code ?? 'unknown error'}), so no templates are offered: ${path}.`,
-    );
-  }
-  if (buffer.length > TEMPLATES_FILE_MAX_BYTES)
-    throw new TemplatesError(
-      `templates.json is larger than ${TEMPLATES_FILE_MAX_BYTES / 1024} KiB, so no templates are offered: ${path}.`,
-    );
-  return parseTemplates(buffer.toString('utf8'), path);
+  const bytes = await readBoundedFile(path, {
+    maxBytes: TEMPLATES_FILE_MAX_BYTES,
+    name: path,
+    check: (info) => {
+      // Its message already says that no templates are offered, and then how to fix it.
+      const problem = othersCanChangeProblem(info, path, TEMPLATES_ROLE);
+      if (problem) throw new TemplatesError(problem);
+      return undefined;
+    },
+    tooLarge: `${path} is larger than ${formatBytes(TEMPLATES_FILE_MAX_BYTES)}`,
+    fail: (message) => new TemplatesError(`${message}, so no templates are offered.`),
+  });
+  if (bytes === undefined) return [...EXAMPLE_TEMPLATES];
+  const replaceable = await holdingDirectoryProblem(path, TEMPLATES_ROLE);
+  if (replaceable) throw new TemplatesError(replaceable);
+  return parseTemplates(bytes.toString('utf8'), path);
 }
 
 /** The values the API gave for this recipient; a variable with no value is absent. */

@@ -1,34 +1,10 @@
 /**
- * What the wallboard shows, computed from the store: the four counts that
- * mean "a customer is waiting", the oldest missed call nobody answered, the
- * newest inbound texts, and how fresh all of it is. No React here.
+ * What the wallboard shows, computed from the store: the oldest missed call
+ * nobody answered, the newest inbound texts, and how fresh all of it is (its
+ * four counts are the store's waitingCounts). No React here.
  */
 import type { InboxLead } from '../contract/resources.js';
 import type { AppState } from '../store/app-store.js';
-import { LIST_LIMIT } from '../store/counts.js';
-
-/** A count as shown: "-" until read, "100+" when a full page was counted. */
-export interface Counts {
-  missed: string;
-  sameDay: string;
-  reviews: string;
-  approvals: string;
-}
-
-const count = (value: number | undefined): string => (value === undefined ? '-' : String(value));
-
-export function countsOf(state: AppState): Counts {
-  const me = state.me.data;
-  const open = state.inbox.open.data?.open_leads;
-  const sameDay = open?.filter((lead) => String(lead.urgency) === 'same_day').length;
-  const fullPage = open !== undefined && open.length >= LIST_LIMIT;
-  return {
-    missed: count(me?.inbox_pulse.needs_callback),
-    sameDay: sameDay === undefined ? '-' : `${sameDay}${fullPage ? '+' : ''}`,
-    reviews: count(me?.reviews_pulse.unreplied),
-    approvals: count(me?.pending_actions),
-  };
-}
 
 /** The missed call with no reply that has waited longest (of the page read), if any. */
 export function oldestMissedCall(state: AppState): InboxLead | undefined {

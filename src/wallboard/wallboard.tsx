@@ -7,26 +7,20 @@
  */
 import { Box } from 'ink';
 import { memo } from 'react';
-import { useAppState, useClockNow, useServices, useTheme } from '../ui/app-context.js';
-import { Text } from '../ui/components/text.js';
-import { age, oneLine } from '../ui/format.js';
-import { fg } from '../ui/theme.js';
+import { type WaitingCounts, waitingCounts } from '../store/counts.js';
+import { useAppState, useClockNow, useServices, useTheme } from '../ui-kit/app-context.js';
+import { Text } from '../ui-kit/components/text.js';
+import { age, oneLine } from '../ui-kit/format.js';
+import { fg } from '../ui-kit/theme.js';
 import { bigText, bigWidth, GLYPH_HEIGHT } from './big-digits.js';
-import {
-  type Counts,
-  countsOf,
-  dataReadAt,
-  newestTexts,
-  oldestMissedCall,
-  waited,
-} from './wallboard-data.js';
+import { dataReadAt, newestTexts, oldestMissedCall, waited } from './wallboard-data.js';
 
 /** Rows besides the tiles' digits and the texts: top line, gaps, tile label and caption, the oldest call, headings, footer. */
 const FIXED_ROWS = 10;
 const MIN_TEXT_ROWS = 5;
 const MAX_SCALE = 8;
 
-const TILES: ReadonlyArray<{ key: keyof Counts; label: string; caption: string; urgent: boolean }> = [
+const TILES: ReadonlyArray<{ key: keyof WaitingCounts; label: string; caption: string; urgent: boolean }> = [
   { key: 'missed', label: 'MISSED CALLS', caption: 'with no reply', urgent: true },
   { key: 'sameDay', label: 'SAME DAY', caption: 'open, same day', urgent: true },
   { key: 'reviews', label: 'REVIEWS', caption: 'unreplied', urgent: false },
@@ -34,7 +28,7 @@ const TILES: ReadonlyArray<{ key: keyof Counts; label: string; caption: string; 
 ];
 
 /** The scale of the block digits (0: plain numbers), from the size of the terminal and the widest count. */
-export function digitScale(columns: number, height: number, counts: Counts): number {
+export function digitScale(columns: number, height: number, counts: WaitingCounts): number {
   const tileWidth = Math.floor(columns / TILES.length) - 2;
   const widest = Math.max(1, ...Object.values(counts).map((value) => value.length));
   let byWidth = 0;
@@ -168,7 +162,7 @@ function NewestTexts({ rows }: { rows: number }) {
 
 export function Wallboard({ height }: { height: number }) {
   const columns = useAppState((state) => state.columns);
-  const counts = useAppState(countsOf);
+  const counts = useAppState(waitingCounts);
   const business = useAppState((state) => state.me.data?.identity.business_name);
   const quitKeys = useServices().keymap.keysOf('quit');
   const scale = digitScale(columns, height, counts);

@@ -136,7 +136,15 @@ describe('client: every endpoint against the simulator over a socket', () => {
     expect(doc).toMatchObject({ openapi: '3.1.0', info: { version: 'v1' } });
     const requests = await t.requests();
     expect(requests).toEqual([
-      { method: 'GET', path: '/v1/openapi.json', query: '', status: 200, token: null, idempotencyKey: null },
+      {
+        method: 'GET',
+        path: '/v1/openapi.json',
+        query: '',
+        status: 200,
+        token: null,
+        idempotencyKey: null,
+        userAgent: 'shop-inbox',
+      },
     ]);
   });
 });

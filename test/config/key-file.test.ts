@@ -1,5 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  chown,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -89,6 +100,18 @@ describe('readKeyFile', () => {
     const path = join(dir, 'fifo');
     execFileSync('mkfifo', ['-m', '600', path]);
     expect(await refusal(path)).toMatch(/is not a regular file/);
+  });
+
+  it('refuses a symlink to /dev/zero without reading from it', { timeout: 5_000 }, async () => {
+    const path = join(dir, 'zero');
+    await symlink('/dev/zero', path);
+    expect(await refusal(path)).toMatch(/is not a regular file \(it is a character device\)/);
+  });
+
+  it('refuses a file over 4 KiB as no key file, without reading it as one', async () => {
+    expect(await refusal(await keyFileWithMode(0o600, 'k'.repeat(5000)))).toMatch(
+      /too large to be a key file/,
+    );
   });
 
   it('refuses white space inside the key without showing it', async () => {

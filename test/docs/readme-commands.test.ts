@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Command } from '../../src/ui/commands/command.js';
-import { ALL_COMMANDS } from '../../src/ui/commands/registry.js';
+import { ALL_COMMANDS } from '../../src/shell/commands/registry.js';
+import type { Command } from '../../src/ui-kit/commands/command.js';
 
 const WHERE: Record<Command['mode'], string> = {
   fatal: 'key refused screen',

@@ -21,12 +21,17 @@ export async function copyBuiltCli(prefix: string): Promise<BuiltCli> {
   return { dir, cliPath: join(dir, 'cli.js'), remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** A terminal's environment with nothing of the test run's: its own HOME and XDG config and state directories. */
+/**
+ * A terminal's environment with nothing of the test run's: its own HOME and XDG config and state
+ * directories. The machine's time zone (TZ, when set) is kept, as a user's terminal has it: CI runs
+ * the suite in several zones, the built CLI included.
+ */
 export function terminalEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     TERM: 'xterm-256color',
     LANG: 'C.UTF-8',
+    ...(process.env.TZ ? { TZ: process.env.TZ } : {}),
     HOME: home,
     XDG_CONFIG_HOME: join(home, 'config'),
     XDG_STATE_HOME: join(home, 'state'),

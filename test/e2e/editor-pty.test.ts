@@ -77,7 +77,7 @@ describe('the text in your editor', () => {
     await t.waitForText(/Inbox — open leads \(\d+\)/, 15_000);
     t.send('c');
     // Ready once the lead is read (its consent shows); before, ctrl-g says to wait.
-    await t.waitForText(/To .+ characters[\s\S]*(consent given|Consent NOT given|No consent)/);
+    await t.waitForText(/To .+ characters[\s\S]*(consent given|consent not given|no consent record)/);
     t.send('Draft text');
     await t.waitForText('Draft text');
     expect(t.isAlternateScreen()).toBe(true);

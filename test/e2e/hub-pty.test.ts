@@ -1,6 +1,7 @@
 /**
- * Two built inboxes of one user on one key, each in its own pseudo-terminal:
- * the second is a client of the first (the hub), each says it is also open
+ * Two built inboxes of one user on one key, each in its own pseudo-terminal,
+ * one started with XDG_RUNTIME_DIR and one without (as an SSH login and a
+ * `su` session would be): the second is a client of the first (the hub), each says it is also open
  * in another terminal, and while one composes to a contact the other shows
  * "being replied to in another terminal" on that lead and asks again before
  * sending to it.
@@ -9,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { hubSocketPath } from '../../src/hub/hub-paths.js';
 import { startSim } from '../support/sim.js';
 import { type BuiltCli, copyBuiltCli, terminalEnv } from './built-cli.js';
 import { KEYS, type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
@@ -21,8 +23,18 @@ beforeAll(async () => {
   bundle = await copyBuiltCli('shop-inbox-hub-pty-');
   home = await mkdtemp(join(tmpdir(), 'shop-inbox-hub-home-'));
 });
-afterEach(() => {
+/** Sockets of the built inboxes in the real /tmp/shop-inbox-UID: killed, they leave them; removed here. */
+const sockets: string[] = [];
+afterEach(async () => {
   for (const terminal of terminals.splice(0)) terminal.kill();
+  await Promise.all(
+    sockets
+      .splice(0)
+      .flatMap((socket) => [
+        rm(socket, { force: true }),
+        rm(`${socket}.lock`, { recursive: true, force: true }),
+      ]),
+  );
 });
 afterAll(async () => {
   await bundle.remove();
@@ -31,17 +43,18 @@ afterAll(async () => {
 
 it('two terminals share one hub: presence, and a second question before writing to a contact another terminal writes to', async () => {
   const test = await startSim();
-  const env = terminalEnv(home, {
-    SHOP_API_KEY: test.sim.tokens.write,
-    SHOP_API_BASE_URL: test.baseUrl,
-    XDG_RUNTIME_DIR: join(home, 'run'),
-  });
-  const open = () => {
-    const terminal = spawnInTerminal(process.execPath, [bundle.cliPath], { cols: 120, rows: 40, env });
+  sockets.push(hubSocketPath({}, test.baseUrl, test.sim.tokens.write));
+  const env = terminalEnv(home, { SHOP_API_KEY: test.sim.tokens.write, SHOP_API_BASE_URL: test.baseUrl });
+  const open = (extra: NodeJS.ProcessEnv = {}) => {
+    const terminal = spawnInTerminal(process.execPath, [bundle.cliPath], {
+      cols: 120,
+      rows: 40,
+      env: { ...env, ...extra },
+    });
     terminals.push(terminal);
     return terminal;
   };
-  const a = open();
+  const a = open({ XDG_RUNTIME_DIR: join(home, 'run') });
   await a.waitForText(/Inbox — open leads \(\d+\)/, 15_000);
   const b = open();
   await b.waitForText(/Inbox — open leads \(\d+\)/, 15_000);
@@ -86,4 +99,34 @@ it('two terminals share one hub: presence, and a second question before writing 
   await b.waitFor(() => !b.screenText().includes('also open in'), 'B to be alone', 10_000);
   expect(b.screenText()).toMatch(/Inbox — open leads \(\d+\)/);
   await b.waitFor(() => inboxReads() > readsBefore, 'B to read the inbox itself', 5_000);
+}, 60_000);
+
+it('a hub stopped with SIGSTOP: the other says so and reads the shop itself, then takes over; continued, the stopped one joins it', async () => {
+  const test = await startSim();
+  sockets.push(hubSocketPath({}, test.baseUrl, test.sim.tokens.write));
+  const env = terminalEnv(home, { SHOP_API_KEY: test.sim.tokens.write, SHOP_API_BASE_URL: test.baseUrl });
+  const open = () => {
+    const terminal = spawnInTerminal(process.execPath, [bundle.cliPath], { cols: 120, rows: 40, env });
+    terminals.push(terminal);
+    return terminal;
+  };
+  const a = open();
+  await a.waitForText(/Inbox — open leads \(\d+\)/, 15_000);
+  const b = open();
+  await b.waitForText('also open in 1 other terminal', 15_000);
+  const inboxReads = () => test.sim.requests.list().filter((r) => r.path.endsWith('/inbox')).length;
+  process.kill(a.pid, 'SIGSTOP');
+  try {
+    // After 4 s without a beat.
+    await b.waitForText('The hub terminal is not answering: reading the shop on our own', 10_000);
+    const before = inboxReads();
+    await b.waitFor(() => inboxReads() > before, 'B to read the inbox itself', 15_000);
+    // After 12 s B is the hub: the terminal it knew of is gone from its header.
+    await b.waitFor(() => !b.screenText().includes('also open in'), 'B to take over', 15_000);
+    expect(b.screenText()).toMatch(/Inbox — open leads \(\d+\)/);
+  } finally {
+    process.kill(a.pid, 'SIGCONT');
+  }
+  await a.waitForText('another took over reading the shop', 10_000);
+  await b.waitForText('also open in 1 other terminal', 10_000);
 }, 60_000);

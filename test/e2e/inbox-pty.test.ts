@@ -219,7 +219,8 @@ describe('the inbox in a real terminal', () => {
     expect(t.inverseText().get(2)).toBe('1 Inbox');
 
     t.send(KEYS.tab);
-    await t.waitForText('Select a lead in the inbox and press enter.');
+    // The thread of the lead the inbox highlights (its first), named with its phone.
+    await t.waitForText(/│ Thread — .+ \(\+\d+\)/);
     expect(t.screenText()).not.toContain('Inbox — open leads');
     expect(t.inverseText().get(2)).toBe('2 Thread');
     expectWithinWidth(t);
@@ -350,7 +351,7 @@ describe('a terminal that cannot show the inbox', () => {
 });
 
 describe('the key in a real terminal', () => {
-  it('from SHOP_API_KEY: the inbox opens on that shop, and the key is never written to the terminal', async () => {
+  it('from SHOP_API_KEY: the inbox opens on that shop, says which program asks, and never writes the key to the terminal', async () => {
     const s = await startSim();
     const key = s.sim.tokens.write;
     const business = s.sim.shops.main.identity.businessName;
@@ -376,7 +377,11 @@ describe('the key in a real terminal', () => {
     // Nothing the app wrote, on either screen, at any time.
     for (const fragment of [key, key.slice(0, 12), key.slice(-12)])
       expect(t.output()).not.toContain(fragment);
-    expect((await s.requests()).length).toBeGreaterThan(0);
+    const requests = await s.requests();
+    expect(requests.length).toBeGreaterThan(0);
+    // Every request names the program and its version: the command line passes them to the session.
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    expect(new Set(requests.map((request) => request.userAgent))).toEqual(new Set([`shop-inbox/${version}`]));
   });
 
   it.each([

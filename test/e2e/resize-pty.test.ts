@@ -14,7 +14,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startSim } from '../support/sim.js';
 import { type BuiltCli, copyBuiltCli, terminalEnv } from './built-cli.js';
 import { type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
-import { brokenBoxRows, listRowCount, mismatchedListRows, untilQuiet, withoutAges } from './screen-checks.js';
+import {
+  brokenBoxRows,
+  listRowCount,
+  mismatchedListRows,
+  untilQuiet,
+  untilSteady,
+  withoutAges,
+} from './screen-checks.js';
 
 let bundle: BuiltCli;
 let home = '';
@@ -86,13 +93,19 @@ describe('resizes and ctrl-l in a real terminal', () => {
     terminals.push(t);
     await t.waitForText(/Inbox — open leads \(\d+\)/, 15_000);
     const business = test.sim.shops.main.identity.businessName;
+    // The header (the shop, the counts) and the thread come with reads of their own, after the lists.
+    await untilSteady(t);
     const next = sizes(19);
     for (let burst = 0; burst < BURSTS; burst += 1) {
       // The shop moves between bursts: a new lead, read at once (R), on screen before the burst, so
       // that nothing else changes under the comparisons below.
       if (burst % 6 === 0) {
-        test.sim.inject('missed_call');
+        await t.waitFor(
+          () => !Number.isNaN(leadCount(t)),
+          'the title and the header to count the same leads',
+        );
         const before = leadCount(t);
+        test.sim.inject('missed_call');
         t.send('R');
         await t.waitFor(() => leadCount(t) > before, 'the new lead');
         await untilQuiet(t, 1_000);
@@ -101,15 +114,24 @@ describe('resizes and ctrl-l in a real terminal', () => {
         resize(t, next());
         await sleep(BURST_MS / RESIZES_PER_BURST);
       }
+      // On a loaded machine the frame for the final size can come after a quiet while: the screen is
+      // given until it is whole, then read. A screen the renderer left corrupted stays corrupted.
+      const problems = () => {
+        const lines = t.lines();
+        return [
+          ...((lines[0] ?? '').includes(business) ? [] : ['the first row does not name the shop']),
+          ...t.wrappedRows().map((row) => `row ${row} wrapped`),
+          ...brokenBoxRows(t.term),
+          ...mismatchedListRows(lines, test.sim.shops.main.contacts).map((row) => `mismatched: ${row}`),
+          ...(listRowCount(lines) > 0 ? [] : ['no list rows']),
+        ];
+      };
+      await untilQuiet(t, 250);
+      await t.waitFor(() => problems().length === 0, 'a whole screen', 5_000).catch(() => {});
       await untilQuiet(t, 250);
       const what = `burst ${burst + 1} at ${t.term.cols}×${t.term.rows}`;
       const lines = t.lines();
-      const screen = lines.join('\n');
-      expect(lines[0], `${what}:\n${screen}`).toContain(business);
-      expect(t.wrappedRows(), `${what}:\n${screen}`).toEqual([]);
-      expect(brokenBoxRows(t.term), `${what}:\n${screen}`).toEqual([]);
-      expect(mismatchedListRows(lines, test.sim.shops.main.contacts), `${what}:\n${screen}`).toEqual([]);
-      expect(listRowCount(lines), `${what}:\n${screen}`).toBeGreaterThan(0);
+      expect(problems(), `${what}:\n${lines.join('\n')}`).toEqual([]);
       expect(withoutAges(lines), what).toBe(await redrawn(t));
     }
   }, 120_000);
@@ -131,8 +153,8 @@ describe('resizes and ctrl-l in a real terminal', () => {
       });
       terminals.push(t);
       await t.waitForText(ready, 15_000);
-      await untilQuiet(t);
-      const before = withoutAges(t.lines());
+      // The shop's name and the thread's contact come with reads of their own, which may land later.
+      const before = await untilSteady(t);
       // Another program, a `write` from a colleague, a terminal that garbled a sequence: text the inbox
       // never drew, and rows it believes blank or unchanged.
       await new Promise<void>((resolve) =>

@@ -7,7 +7,7 @@
  * its top corners to its bottom ones.
  */
 import type { Terminal as XTerm } from '@xterm/headless';
-import { oneLine } from '../../src/ui/format.js';
+import { oneLine } from '../../src/ui-kit/format.js';
 import type { PtyTerminal } from './pty-terminal.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -22,6 +22,28 @@ export async function untilQuiet(terminal: PtyTerminal, quietMs = 300, timeoutMs
     await sleep(quietMs);
   }
   await terminal.settle();
+}
+
+/**
+ * Waits until the screen, ages blanked, reads the same twice `apartMs` apart: reads that come after the
+ * first lists (the shop's name, a contact's details in the thread) have landed. Returns that screen.
+ */
+export async function untilSteady(
+  terminal: PtyTerminal,
+  apartMs = 1_000,
+  timeoutMs = 15_000,
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  await untilQuiet(terminal);
+  let screen = withoutAges(terminal.lines());
+  for (;;) {
+    await sleep(apartMs);
+    await terminal.settle();
+    const again = withoutAges(terminal.lines());
+    if (again === screen) return screen;
+    if (Date.now() > deadline) throw new Error(`the screen still changes after ${timeoutMs} ms:\n${again}`);
+    screen = again;
+  }
 }
 
 /**

@@ -41,7 +41,7 @@ async function composeWith(s: TestSim, templates: string) {
   await t.waitForText(/Inbox — open leads \(\d+\)/, 15_000);
   t.send('c');
   // Ready once the lead is read (its consent shows): templates are filled in for its contact.
-  await t.waitForText(/To .+ characters[\s\S]*(consent given|Consent NOT given|No consent)/);
+  await t.waitForText(/To .+ characters[\s\S]*(consent given|consent not given|no consent record)/);
   return t;
 }
 

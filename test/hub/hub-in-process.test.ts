@@ -10,9 +10,10 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hubSocketPath } from '../../src/hub/hub-paths.js';
-import { type Sharer, shareSession } from '../../src/hub/share-session.js';
+import { hubDir, hubListenPath, hubSocketPath } from '../../src/hub/hub-paths.js';
+import { PROTOCOL_VERSION } from '../../src/hub/protocol.js';
 import { createSession, type Session } from '../../src/session/create-session.js';
+import { type ShareOptions, type Sharer, shareSession } from '../../src/session/share-session.js';
 import { startSim, type TestSim } from '../support/sim.js';
 import { until } from '../support/until.js';
 
@@ -24,16 +25,28 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-async function runtimeDir(): Promise<NodeJS.ProcessEnv> {
+interface Place {
+  env: NodeJS.ProcessEnv;
+  /** Stands for /tmp, so that each test's hubs are apart from every other's; none: the real place. */
+  hubRoot?: string;
+}
+
+/** A user's environment, and a directory standing for /tmp unless `real`. */
+async function runtimeDir(real = false): Promise<Place> {
   const dir = await mkdtemp(join(tmpdir(), 'hub-'));
   dirs.push(dir);
-  return { XDG_RUNTIME_DIR: join(dir, 'run'), XDG_STATE_HOME: join(dir, 'state'), HOME: dir };
+  const env = { XDG_RUNTIME_DIR: join(dir, 'run'), XDG_STATE_HOME: join(dir, 'state'), HOME: dir };
+  return real ? { env } : { env, hubRoot: join(dir, 'tmp') };
 }
+
+const socketOf = (place: Place, test: TestSim) =>
+  hubSocketPath(place.env, test.baseUrl, test.sim.tokens.write, place.hubRoot);
 
 async function terminal(
   test: TestSim,
-  env: NodeJS.ProcessEnv,
+  place: Place,
   extra: Partial<Parameters<typeof createSession>[0]> = {},
+  timing: Partial<ShareOptions> = {},
 ) {
   const session = createSession({
     baseUrl: test.baseUrl,
@@ -42,7 +55,13 @@ async function terminal(
     intervals: { visibleMs: 1_000, headerMs: 2_000, backgroundMs: 60_000, rareMs: 300_000 },
     ...extra,
   });
-  const sharer = shareSession(session, { env, baseUrl: test.baseUrl, apiKey: test.sim.tokens.write });
+  const sharer = shareSession(session, {
+    env: place.env,
+    ...(place.hubRoot ? { hubRoot: place.hubRoot } : {}),
+    baseUrl: test.baseUrl,
+    apiKey: test.sim.tokens.write,
+    ...timing,
+  });
   open.push({ session, sharer });
   const sharing = await sharer.ready;
   session.start();
@@ -50,16 +69,18 @@ async function terminal(
 }
 
 describe('the hub of a box', () => {
-  it('the first terminal becomes the hub on a 0600 socket in a 0700 directory; the next ones its clients', async () => {
+  it('the first terminal becomes the hub on a 0600 socket in /tmp/shop-inbox-UID (0700); the next ones its clients', async () => {
     const test = await startSim();
-    const env = await runtimeDir();
-    const a = await terminal(test, env);
-    const b = await terminal(test, env);
-    const c = await terminal(test, env);
+    const place = await runtimeDir(true);
+    const a = await terminal(test, place);
+    const b = await terminal(test, place);
+    const c = await terminal(test, place);
     expect([a.sharing.role, b.sharing.role, c.sharing.role]).toEqual(['hub', 'client', 'client']);
-    const socket = hubSocketPath(env, test.baseUrl, test.sim.tokens.write);
+    const socket = socketOf(place, test);
+    expect(hubDir(place.env)).toBe(`/tmp/shop-inbox-${process.getuid?.()}`);
+    expect(socket.startsWith(`${hubDir(place.env)}/`)).toBe(true);
     expect((await stat(socket)).mode & 0o777).toBe(0o600);
-    expect((await stat(join(env.XDG_RUNTIME_DIR as string, 'shop-inbox'))).mode & 0o777).toBe(0o700);
+    expect((await stat(hubDir(place.env))).mode & 0o777).toBe(0o700);
     // The key never appears in the socket's name.
     expect(socket).not.toContain(test.sim.tokens.write);
     // The clients show what the hub read, and see the two other terminals.
@@ -70,10 +91,10 @@ describe('the hub of a box', () => {
 
   it('when the hub quits, a client becomes the hub, and the other follows it', async () => {
     const test = await startSim();
-    const env = await runtimeDir();
-    const a = await terminal(test, env);
-    const b = await terminal(test, env);
-    const c = await terminal(test, env);
+    const place = await runtimeDir();
+    const a = await terminal(test, place);
+    const b = await terminal(test, place);
+    const c = await terminal(test, place);
     expect(a.sharing.role).toBe('hub');
     a.session.close();
     const roles = () => [b, c].map((t) => t.session.store.getState().sharing?.role).sort();
@@ -90,10 +111,10 @@ describe('the hub of a box', () => {
 
   it('three terminals read the shop about as often as one', async () => {
     const test = await startSim();
-    const env = await runtimeDir();
-    await terminal(test, env);
-    await terminal(test, env);
-    await terminal(test, env);
+    const place = await runtimeDir();
+    await terminal(test, place);
+    await terminal(test, place);
+    await terminal(test, place);
     await new Promise((resolve) => setTimeout(resolve, 4_500));
     const shared = (await test.requests()).length;
     const alone = await startSim();
@@ -121,13 +142,18 @@ describe('a terminal closed while it elects (q at start-up)', () => {
     let leftListening = 0;
     // Closed at every moment of an election: before the lock, while linking, while listening.
     for (let round = 0; round < 80; round++) {
-      const env = await runtimeDir();
+      const place = await runtimeDir();
       const session = createSession({
         baseUrl: test.baseUrl,
         apiKey: test.sim.tokens.write,
         visibleSlots: () => [],
       });
-      const sharer = shareSession(session, { env, baseUrl: test.baseUrl, apiKey: test.sim.tokens.write });
+      const sharer = shareSession(session, {
+        env: place.env,
+        hubRoot: place.hubRoot as string,
+        baseUrl: test.baseUrl,
+        apiKey: test.sim.tokens.write,
+      });
       // An election takes a few milliseconds: close at 0–4 ms, and at every turn of the event loop in between.
       const closeAt = Date.now() + (round % 5);
       while (Date.now() < closeAt) await new Promise((resolve) => setImmediate(resolve));
@@ -135,7 +161,9 @@ describe('a terminal closed while it elects (q at start-up)', () => {
         await new Promise((resolve) => setImmediate(resolve));
       session.close();
       await sharer.ready;
-      if (await listening(hubSocketPath(env, test.baseUrl, test.sim.tokens.write))) leftListening++;
+      // Neither on the shared name nor on the hub's own (before it is renamed onto the shared one).
+      const socket = socketOf(place, test);
+      if ((await listening(socket)) || (await listening(hubListenPath(socket)))) leftListening++;
     }
     expect(leftListening).toBe(0);
   });
@@ -143,11 +171,12 @@ describe('a terminal closed while it elects (q at start-up)', () => {
 
 describe('a hostile hub', () => {
   async function fakeHub(lines: (socket: import('node:net').Socket) => void) {
-    const env = await runtimeDir();
+    const place = await runtimeDir();
     const { createServer } = await import('node:net');
-    const { checkHubDir, hubDir } = await import('../../src/hub/hub-paths.js');
-    const socketPath = join(hubDir(env), 'hub-test.sock');
-    await checkHubDir(hubDir(env), socketPath);
+    const { checkHubDir } = await import('../../src/hub/hub-paths.js');
+    const dir = hubDir(place.env, place.hubRoot);
+    const socketPath = join(dir, 'hub-test.sock');
+    await checkHubDir(dir, socketPath);
     const server = createServer((socket) => {
       socket.on('error', () => {});
       socket.once('data', () => lines(socket));
@@ -164,7 +193,8 @@ describe('a hostile hub', () => {
       socket.write(
         `${JSON.stringify({
           t: 'welcome',
-          v: 1,
+          v: PROTOCOL_VERSION,
+          beatMs: 1_000,
           reads: [
             { slot: { kind: 'me' }, data: { ...me, business_name: hostileName }, at: 1 },
             // Not an inbox at all: dropped.

@@ -5,15 +5,25 @@
  * terminal of another protocol version refused and polling on its own, and
  * hostile peers on the socket.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkHubDir, hubDir, hubSocketPath } from '../../src/hub/hub-paths.js';
+import { PROTOCOL_VERSION } from '../../src/hub/protocol.js';
 import { startSim, type TestSim } from '../support/sim.js';
 import { until } from '../support/until.js';
-import { bundleTerminal, spawned, startTerminal, type Terminal } from './support/terminals.js';
+import {
+  bundleTerminal,
+  customerTexts,
+  requestsOf,
+  roleOf,
+  shows,
+  spawned,
+  startTerminal,
+  type Terminal,
+} from './support/terminals.js';
 
 let work = '';
 let script = '';
@@ -37,17 +47,18 @@ function userEnv(): NodeJS.ProcessEnv {
 
 const FAST = { visibleMs: 1_000, headerMs: 2_000, backgroundMs: 30_000, rareMs: 300_000 };
 
-function open(test: TestSim, env: NodeJS.ProcessEnv): Terminal {
+/** Stands for /tmp, where the hubs meet: removed with the rest, no stale socket is left in the real one. */
+const hubRoot = () => join(work, 't');
+
+/** A terminal meeting the others in the stand-in /tmp, or in the real one (`real`). */
+function open(test: TestSim, env: NodeJS.ProcessEnv, real = false): Terminal {
   return startTerminal(
     script,
-    { baseUrl: test.baseUrl, intervals: FAST, staleLockMs: 2_000 },
+    { baseUrl: test.baseUrl, intervals: FAST, staleLockMs: 2_000, ...(real ? {} : { hubRoot: hubRoot() }) },
     test.sim.tokens.write,
     env,
   );
 }
-
-const roleOf = (terminal: Terminal) =>
-  terminal.next((e) => e.e === 'sharing' && e.role !== 'alone', 'a role');
 
 function outboundCount(test: TestSim, body: string): number {
   return [...test.sim.world.shops.values()]
@@ -161,24 +172,27 @@ describe('terminals of one user, shop and key', () => {
   it('a terminal refused by a hub of another protocol version polls on its own and says so', async () => {
     const test = await startSim();
     const env = userEnv();
-    const socketPath = hubSocketPath(env, test.baseUrl, test.sim.tokens.write);
-    await checkHubDir(hubDir(env), socketPath);
-    // A hub of version 2, as a later shop-inbox would run.
+    const socketPath = hubSocketPath(env, test.baseUrl, test.sim.tokens.write, hubRoot());
+    await checkHubDir(hubDir(env, hubRoot()), socketPath);
+    // A hub of the next version, as a later shop-inbox would run.
+    const next = PROTOCOL_VERSION + 1;
     const hellos: unknown[] = [];
     const future: Server = createServer((socket) => {
       socket.once('data', (chunk) => {
         hellos.push(JSON.parse(chunk.toString('utf8').split('\n')[0] ?? 'null'));
-        socket.end(`${JSON.stringify({ t: 'refused', v: 2, reason: 'this hub speaks protocol v2' })}\n`);
+        socket.end(
+          `${JSON.stringify({ t: 'refused', v: next, reason: `this hub speaks protocol v${next}` })}\n`,
+        );
       });
     });
     await new Promise<void>((resolve) => future.listen(socketPath, resolve));
     const t = open(test, env);
     const said = await t.next(
-      (e) => e.e === 'sharing' && e.role === 'alone' && /v2/.test(e.why ?? ''),
+      (e) => e.e === 'sharing' && e.role === 'alone' && e.why?.includes(`v${next}`) === true,
       'refusal',
     );
     expect(said.why).toMatch(/polls the shop on its own/);
-    expect(hellos).toEqual([expect.objectContaining({ t: 'hello', v: 1 })]);
+    expect(hellos).toEqual([expect.objectContaining({ t: 'hello', v: PROTOCOL_VERSION })]);
     // The key never crosses the socket.
     expect(JSON.stringify(hellos)).not.toContain(test.sim.tokens.write);
     // It reads the shop itself.
@@ -193,7 +207,7 @@ describe('terminals of one user, shop and key', () => {
     const env = userEnv();
     const hub = open(test, env);
     await roleOf(hub);
-    const socketPath = hubSocketPath(env, test.baseUrl, test.sim.tokens.write);
+    const socketPath = hubSocketPath(env, test.baseUrl, test.sim.tokens.write, hubRoot());
     const closedAfter = (payload: Buffer | string) =>
       new Promise<number>((resolve, reject) => {
         const socket = connect(socketPath);
@@ -213,15 +227,35 @@ describe('terminals of one user, shop and key', () => {
     expect(await closedAfter(`${JSON.stringify({ t: 'read', id: 1, slot: { kind: 'me' } })}\n`)).toBe(0);
     // An unknown call after hello (the welcome may or may not arrive first): closed all the same.
     await closedAfter(
-      `${JSON.stringify({ t: 'hello', v: 1 })}\n${JSON.stringify({ t: 'call', id: 1, call: { op: 'rm -rf' } })}\n`,
+      `${JSON.stringify({ t: 'hello', v: PROTOCOL_VERSION })}\n${JSON.stringify({ t: 'call', id: 1, call: { op: 'rm -rf' } })}\n`,
     );
     expect(await closedAfter(Buffer.alloc(2 * 1024 * 1024, 0x61))).toBe(0);
     // The same after a proper hello (which clears the hello timer): only the 64 KiB cap can end it. The
     // welcome may or may not arrive before the hub drops the line; the connection must end either way.
-    const hello = Buffer.from(`${JSON.stringify({ t: 'hello', v: 1 })}\n`);
+    const hello = Buffer.from(`${JSON.stringify({ t: 'hello', v: PROTOCOL_VERSION })}\n`);
     await closedAfter(Buffer.concat([hello, Buffer.alloc(2 * 1024 * 1024, 0x61)]));
     // Silence after connecting: dropped after the hello timeout.
     expect(await closedAfter('')).toBe(0);
+    // A terminal of the previous version (v1, which had no beats) is refused in one line, and the hub ends it.
+    const refusal = await new Promise<string>((resolve, reject) => {
+      const socket = connect(socketPath);
+      let said = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        said += chunk;
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve(said));
+      socket.on('connect', () => socket.write(`${JSON.stringify({ t: 'hello', v: 1, pid: 1 })}\n`));
+    });
+    expect(
+      refusal
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      { t: 'refused', v: PROTOCOL_VERSION, reason: `this hub speaks protocol v${PROTOCOL_VERSION}` },
+    ]);
     const client = open(test, env);
     await client.next((e) => e.e === 'sharing' && e.role === 'client', 'a client of the same hub');
     await client.next((e) => e.e === 'inbound', 'data through the hub');
@@ -229,16 +263,57 @@ describe('terminals of one user, shop and key', () => {
     for (const t of [hub, client]) t.process.kill('SIGKILL');
   }, 30_000);
 
-  it('a runtime directory others can enter is never used: the terminal polls on its own and says why', async () => {
+  it('a hub directory others can enter is never used: the terminal polls on its own and says why', async () => {
     const test = await startSim();
     const env = userEnv();
+    // Standing for /tmp, where another user made shop-inbox-UID first, open to all.
+    const hostileRoot = join(work, 'h');
     const { mkdir, chmod } = await import('node:fs/promises');
-    await mkdir(hubDir(env), { recursive: true });
-    await chmod(hubDir(env), 0o777);
-    const t = open(test, env);
+    await mkdir(hubDir(env, hostileRoot), { recursive: true });
+    await chmod(hubDir(env, hostileRoot), 0o777);
+    const t = startTerminal(
+      script,
+      { baseUrl: test.baseUrl, intervals: FAST, staleLockMs: 2_000, hubRoot: hostileRoot },
+      test.sim.tokens.write,
+      env,
+    );
     const said = await t.next((e) => e.e === 'sharing' && e.role === 'alone', 'alone');
     expect(said.why).toMatch(/can be entered by other users/);
     await t.next((e) => e.e === 'inbound', 'its own inbox');
     t.process.kill('SIGKILL');
+  }, 30_000);
+});
+
+describe('the rendezvous of a user', () => {
+  it('terminals started with, without and with another XDG_RUNTIME_DIR share one hub and one poller', async () => {
+    const test = await startSim();
+    // One user (one uid), three sessions: XDG_RUNTIME_DIR set by one login, unset in another (su, cron, an
+    // SSH session without pam_systemd), another in a third.
+    const home = join(work, 'xdg');
+    const base = { HOME: home, XDG_STATE_HOME: join(home, 'state') };
+    // In the real /tmp/shop-inbox-UID: the place itself is what is tested.
+    const first = open(test, { ...base, XDG_RUNTIME_DIR: join(home, 'run-a') }, true);
+    expect((await roleOf(first)).role).toBe('hub');
+    const terminals = [
+      first,
+      open(test, base, true),
+      open(test, { ...base, XDG_RUNTIME_DIR: join(home, 'run-b') }, true),
+    ];
+    for (const t of terminals.slice(1)) expect((await roleOf(t)).role).toBe('client');
+    for (const t of terminals) await t.next((e) => e.e === 'presence' && e.others === 2, 'two others');
+    const from = test.sim.requests.list().length;
+    const body = customerTexts(test, 'for three terminals');
+    for (const t of terminals) await shows(t, body);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // One poller: the hub's.
+    expect(requestsOf(test, terminals[0] as Terminal, from).length).toBeGreaterThan(0);
+    for (const t of terminals.slice(1)) expect(requestsOf(test, t, from)).toEqual([]);
+    // The clients quit, then the hub, which removes its socket.
+    const socketPath = hubSocketPath({}, test.baseUrl, test.sim.tokens.write);
+    for (const t of [...terminals].reverse()) {
+      t.send({ c: 'quit' });
+      await t.exited;
+    }
+    await expect(stat(socketPath)).rejects.toMatchObject({ code: 'ENOENT' });
   }, 30_000);
 });

@@ -10,8 +10,8 @@
  * esbuild (support/outbox-child.ts); the simulator runs here, so it outlives
  * them.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,7 @@ import { OutboxFile } from '../../src/outbox/outbox-file.js';
 import { startSim, type TestSim } from '../support/sim.js';
 import { until } from '../support/until.js';
 import type { ChildConfig } from './support/outbox-child.js';
+import { storedEntries } from './support/stored-entries.js';
 
 const TRIALS = 24;
 const LANES = 3;
@@ -63,15 +64,17 @@ afterAll(async () => {
 
 interface Child {
   process: ChildProcess;
-  events: Array<{ event: string; body?: string }>;
+  events: Array<{ event: string; body?: string; text?: string }>;
   stderr: string;
   exited: Promise<void>;
   /** Resolves with the first event that matches. */
   next(match: (event: { event: string; body?: string }) => boolean): Promise<void>;
 }
 
-function startChild(config: ChildConfig): Child {
-  const child = spawn(process.execPath, [childScript], {
+/** Starts a child; `inside` runs it through another command (`unshare … sh -c '…; exec "$@"'`). */
+function startChild(config: ChildConfig, inside: string[] = []): Child {
+  const [command = process.execPath, ...args] = [...inside, process.execPath, childScript];
+  const child = spawn(command, args, {
     env: { PATH: process.env.PATH, OUTBOX_CHILD_CONFIG: JSON.stringify(config) },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -251,8 +254,7 @@ async function runTrial(trial: number) {
   }
   // Nothing is left waiting: every text on disk was sent and forgotten.
   const file = OutboxFile.forKey({ XDG_STATE_HOME: stateHome }, t.baseUrl, t.sim.tokens.write);
-  const stored = await readFile(file.path, 'utf8').catch(() => '{"texts":[]}');
-  expect({ trial, texts: JSON.parse(stored).texts }).toEqual({ trial, texts: [] });
+  expect({ trial, texts: await storedEntries(file.path) }).toEqual({ trial, texts: [] });
   await t.sim.close();
 }
 
@@ -272,4 +274,127 @@ describe('two processes of one user killed at any point of a send', () => {
       }),
     );
   }, 60_000);
+});
+
+describe('a process frozen while it holds the outbox lock', () => {
+  it('does not write over what another process added once its lock went stale (SIGSTOP, then SIGCONT)', async () => {
+    const t = await startSim({ rateLimitPerMinute: 100_000 });
+    const stateHome = await mkdtemp(join(workDir, 'frozen-'));
+    const shop = t.sim.shops.main;
+    const textFor = (index: number, body: string) => {
+      const contact = shop.contacts[index];
+      if (!contact) throw new Error('no contact');
+      return { contactId: contact.id, name: contact.name, phone: contact.phone, body };
+    };
+    const base = { mode: 'confirm', baseUrl: t.baseUrl, apiKey: t.sim.tokens.write, stateHome } as const;
+    // Both hold once their record is written, so that the file can be read before anything is sent.
+    const frozen = startChild({
+      ...base,
+      staleLockMs: STALE_LOCK_MS,
+      texts: [textFor(0, 'Written by the frozen one')],
+      holdInsideFirstWriteMs: 1_000,
+      holdAfterWriteMs: 60_000,
+    });
+    const other = startChild({
+      ...base,
+      staleLockMs: STALE_LOCK_MS,
+      texts: [textFor(1, 'Written while it was frozen')],
+      holdAfterWriteMs: 60_000,
+    });
+    try {
+      await Promise.all(
+        [frozen, other].map((child) => expectEvent(child, (e) => e.event === 'ready', 'ready')),
+      );
+      frozen.process.stdin?.write('go\n');
+      // It read the file and holds the lock, about to write: frozen there, as by a stalled terminal.
+      await expectEvent(frozen, (e) => e.event === 'holding', 'holding');
+      frozen.process.kill('SIGSTOP');
+      // The other waits until the frozen one's lock is stale, takes it, and writes its own text.
+      other.process.stdin?.write('go\n');
+      await expectEvent(other, (e) => e.event === 'confirmed', 'confirmed');
+      frozen.process.kill('SIGCONT');
+      await expectEvent(frozen, (e) => e.event === 'confirmed', 'confirmed');
+
+      const file = OutboxFile.forKey({ XDG_STATE_HOME: stateHome }, t.baseUrl, t.sim.tokens.write);
+      expect((await storedEntries(file.path)).map((entry) => entry.body).sort()).toEqual([
+        'Written by the frozen one',
+        'Written while it was frozen',
+      ]);
+      await Promise.all([kill(frozen), kill(other)]);
+
+      // The next process sends both: one text per confirmation, at the simulator.
+      const next = startChild({ ...base, mode: 'resume', staleLockMs: STALE_LOCK_MS, texts: [] });
+      await expectEvent(next, (e) => e.event === 'done', 'done');
+      await next.exited;
+      const delivered = (body: string) =>
+        shop.leads
+          .flatMap((lead) => lead.messages)
+          .filter((m) => m.direction === 'outbound' && m.body === body).length;
+      expect([delivered('Written by the frozen one'), delivered('Written while it was frozen')]).toEqual([
+        1, 1,
+      ]);
+      expect(await storedEntries(file.path)).toEqual([]);
+    } finally {
+      frozen.process.kill('SIGCONT');
+      await t.sim.close();
+    }
+  }, 30_000);
+});
+
+describe('a read-only disk under the outbox (a real one: a tmpfs remounted read-only in a private namespace)', () => {
+  const mountable = (() => {
+    try {
+      execFileSync('unshare', ['-r', '-m', 'sh', '-c', 'mount -t tmpfs tmpfs /tmp'], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
+
+  it.skipIf(!mountable)('y sends nothing and says the directory is read-only', async () => {
+    const t = await startSim({ rateLimitPerMinute: 100_000 });
+    const stateHome = await mkdtemp(join(workDir, 'read-only-'));
+    const dir = join(stateHome, 'shop-inbox');
+    await mkdir(dir, { mode: 0o700 });
+    const contact = t.sim.shops.main.contacts[0];
+    if (!contact) throw new Error('no contact');
+    const readOnly = [
+      'unshare',
+      '-r',
+      '-m',
+      'sh',
+      '-c',
+      'mount -t tmpfs -o mode=0700 tmpfs "$0" && mount -o remount,ro "$0" && exec "$@"',
+      dir,
+    ];
+    const child = startChild(
+      {
+        mode: 'confirm',
+        baseUrl: t.baseUrl,
+        apiKey: t.sim.tokens.write,
+        stateHome,
+        staleLockMs: STALE_LOCK_MS,
+        texts: [
+          { contactId: contact.id, name: contact.name, phone: contact.phone, body: 'On a read-only disk' },
+        ],
+      },
+      readOnly,
+    );
+    try {
+      await expectEvent(child, (e) => e.event === 'ready', 'ready');
+      child.process.stdin?.write('go\n');
+      await expectEvent(
+        child,
+        (e) => e.event === 'notice' && /^Not sent to /.test(e.text ?? ''),
+        'the notice',
+      );
+      expect(child.events.find((e) => e.event === 'notice')?.text).toBe(
+        `Not sent to ${contact.name} (${contact.phone}): a text is sent only once it is saved in the outbox, and ${dir} is read-only (on a file system mounted read-only). The text is back in the composer.`,
+      );
+      expect(t.sim.requests.list().filter((r) => r.method === 'POST')).toEqual([]);
+    } finally {
+      await kill(child);
+      await t.sim.close();
+    }
+  });
 });

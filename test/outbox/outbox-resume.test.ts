@@ -15,6 +15,7 @@ import type { Fault } from '../../src/sim/faults.js';
 import type { OutgoingText } from '../../src/store/app-store.js';
 import { startSim, type TestSim } from '../support/sim.js';
 import { until } from '../support/until.js';
+import { storedEntries } from './support/stored-entries.js';
 
 const dirs: string[] = [];
 const sessions: Session[] = [];
@@ -104,8 +105,7 @@ describe('the outbox on disk', () => {
     const onDisk = await until(() => (first.store.getState().outbox[0]?.attempts ? true : undefined)).then(
       () => readFile(outbox.path, 'utf8'),
     );
-    const stored = JSON.parse(onDisk) as { texts: OutgoingText[] };
-    expect(stored.texts).toEqual([
+    expect(await storedEntries(outbox.path)).toEqual([
       expect.objectContaining({
         idempotencyKey: text.idempotencyKey,
         body: 'On our way',
@@ -142,8 +142,7 @@ describe('the outbox on disk', () => {
     const posts = (await t.requests()).filter((request) => request.method === 'POST');
     expect(posts.map((post) => post.status)).toEqual([0, 200]);
     await second.sender.saved();
-    const stored = JSON.parse(await readFile(outboxOf(t, env).path, 'utf8'));
-    expect(stored.texts).toEqual([]);
+    expect(await storedEntries(outboxOf(t, env).path)).toEqual([]);
   });
 
   it('sends a text that never went out before the crash, once', async () => {
@@ -212,7 +211,7 @@ describe('the outbox on disk', () => {
     sessions.push(readOnly);
     await readOnly.sender.resume();
     expect(readOnly.store.getState().outbox).toEqual([]);
-    expect(JSON.parse(await readFile(outbox.path, 'utf8')).texts).toHaveLength(1);
+    expect(await storedEntries(outbox.path)).toHaveLength(1);
 
     // A file that is not an outbox is set aside, never overwritten: whatever it holds stays readable.
     await writeFile(outbox.path, '{not json', { mode: 0o600 });
@@ -260,7 +259,7 @@ describe('a text belongs to one shop and one key', () => {
     });
     expect(sentCount('Shop A only')).toBe(1);
     await again.sender.saved();
-    expect(JSON.parse(await readFile(fileA, 'utf8')).texts).toEqual([]);
+    expect(await storedEntries(fileA)).toEqual([]);
   });
 
   it('is kept in a 0600 file of a 0700 directory whose name and content hold no key material', async () => {
@@ -280,7 +279,7 @@ describe('a text belongs to one shop and one key', () => {
       expect(basename(path)).not.toContain(key.slice(at, at + 8));
       expect(content).not.toContain(key.slice(at, at + 8));
     }
-    const [entry] = JSON.parse(content).texts;
+    const [entry] = await storedEntries(path);
     expect(entry).toMatchObject({
       keyId: expect.stringMatching(/^[0-9a-f]{32}$/),
       owner: { pid: process.pid },
@@ -312,7 +311,7 @@ describe('a text belongs to one shop and one key', () => {
     expect(sentCount('Copied here by hand')).toBe(0);
     expect(sentCount('Own text')).toBe(1);
     expect(s.store.getState().outbox.map((text) => text.body)).toEqual(['Own text']);
-    expect(JSON.parse(await readFile(file.path, 'utf8')).texts).toEqual([foreign]);
+    expect(await storedEntries(file.path)).toEqual([foreign]);
   });
 });
 
@@ -388,8 +387,9 @@ describe('quitting while a text is in flight', () => {
     expect(Date.now() - closedAt).toBeLessThan(1_000);
     expect(after.reason).toMatch(/next start/);
     await first.sender.saved();
-    const stored = JSON.parse(await readFile(outboxOf(t, env).path, 'utf8'));
-    expect(stored.texts).toEqual([expect.objectContaining({ body: 'Cancelled on quit' })]);
+    expect(await storedEntries(outboxOf(t, env).path)).toEqual([
+      expect.objectContaining({ body: 'Cancelled on quit' }),
+    ]);
 
     const second = session(t, env);
     await second.sender.resume();
@@ -418,7 +418,7 @@ describe('a text refused because the key was refused', () => {
     first.close();
     const oldFile = outboxOf(t, env, oldKey).path;
     const stored = await readFile(oldFile, 'utf8');
-    expect(JSON.parse(stored).texts).toEqual([
+    expect(await storedEntries(oldFile)).toEqual([
       expect.objectContaining({ body: 'Confirmed before re-login' }),
     ]);
 

@@ -11,6 +11,7 @@ import { createSession, type Session, type SessionOptions } from '../../src/sess
 import type { LoggedRequest } from '../../src/sim/request-log.js';
 import type { SimulatorOptions } from '../../src/sim/simulator.js';
 import type { AppState } from '../../src/store/app-store.js';
+import { callbackCount } from '../../src/store/counts.js';
 import { startSim, type TestSim } from '../support/sim.js';
 
 const FAST: RefreshIntervals = { visibleMs: 100, headerMs: 200, backgroundMs: 2_000, rareMs: 5_000 };
@@ -159,7 +160,8 @@ describe('poller: what is read, and how often', () => {
     await p.waitUntil(() => p.state().inbox.open.data !== undefined);
     const lead = p.state().inbox.open.data?.open_leads[0];
     expect(lead).toBeDefined();
-    p.session.store.setState({ focus: 'thread', openLeadId: lead?.id });
+    // The thread shows the lead highlighted in the inbox: the first row, before any key.
+    p.session.store.setState({ focus: 'thread' });
     await sleep(700);
     expect(p.count(`/leads/${lead?.id}`)).toBeGreaterThanOrEqual(3);
     expect(p.state().leads[lead?.id ?? '']?.data).toBeDefined();
@@ -194,6 +196,34 @@ describe('poller: what is read, and how often', () => {
     const timed = p.log.slice(firstScreen).filter((r) => !r.path.endsWith('/openapi.json'));
     const gaps = timed.slice(1).map((r, i) => r.at - (timed[i]?.at ?? 0));
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(35);
+  });
+});
+
+describe('poller: counts that move together', () => {
+  it('reads a list at once when /me counts it differently than before, and not again while /me holds still', async () => {
+    // /me every 200 ms; the lists behind the header only every minute on their own.
+    const p = await startPolling({
+      intervals: { visibleMs: 60_000, headerMs: 200, backgroundMs: 60_000, rareMs: 60_000 },
+    });
+    await p.waitUntil(() => p.count('/inbox', 'filter=callbacks') === 1 && p.count('/me') >= 2);
+    const caller = p.s.sim.shops.main.contacts[0];
+    if (!caller) throw new Error('seed has no contact');
+    p.s.sim.missedCall(caller.id);
+    const lead = p.s.sim.shops.main.leads.at(-1);
+    if (lead) lead.urgency = 'flexible';
+
+    // The next /me says one more callback: the callbacks list is read right after it, not a minute later.
+    await p.waitUntil(() => p.count('/inbox', 'filter=callbacks') === 2, 3_000);
+    await p.waitUntil(() => callbackCount(p.state()) === p.state().me.data?.inbox_pulse.needs_callback);
+    expect(p.state().inbox.callbacks.data?.open_leads.map((row) => row.id)).toContain(lead?.id);
+    // The open leads changed too (one more); reviews and actions did not.
+    await p.waitUntil(() => p.count('/inbox', 'filter=open') === 2);
+    const meBefore = p.count('/me');
+    await p.waitUntil(() => p.count('/me') >= meBefore + 4);
+    expect(p.count('/inbox', 'filter=callbacks')).toBe(2);
+    expect(p.count('/inbox', 'filter=open')).toBe(2);
+    expect(p.count('/reviews')).toBe(1);
+    expect(p.count('/actions', 'status=pending_approval')).toBe(1);
   });
 });
 

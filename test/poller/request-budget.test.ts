@@ -4,6 +4,7 @@
  * everything (and is never shortened), an abort while waiting gives the place
  * back, and closing rejects whoever is still waiting.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RequestBudget, type RequestPriority } from '../../src/poller/request-budget.js';
 
@@ -369,6 +370,105 @@ describe('RequestBudget', () => {
       expect(starts.length).toBe(20);
       await time.advance(30_000);
       expect(starts.map((start) => start.label)).toContain('late');
+    });
+  });
+
+  describe('while the clients of a silent hub read on their own (a share)', () => {
+    it('takes 1/n of the rate, and gives the waiting line the whole rate back when the share ends', async () => {
+      const { budget, time } = budgetWith(12);
+      const { starts, acquire } = track(budget, time);
+      budget.setShare(3);
+      expect(budget.limit).toBe(4);
+      expect(budget.sharedWith).toBe(3);
+      for (let i = 0; i < 10; i += 1) void acquire(`r${i}`);
+      await time.advance(30_000);
+      expect(starts).toHaveLength(4);
+      expect(budget.available).toBe(0);
+      budget.setShare(1);
+      await time.flush();
+      expect(starts).toHaveLength(10);
+      expect(budget.limit).toBe(12);
+    });
+
+    it('shares what a 429 left, and never goes below one request a minute', async () => {
+      const { budget, time } = budgetWith(30, fakeTime(), 600_000);
+      budget.rateLimited(time.now() + 1_000);
+      budget.setShare(4);
+      expect(budget.limit).toBe(3);
+      budget.setShare(100);
+      expect(budget.limit).toBe(1);
+      // A 429 met while sharing halves the whole rate, not the share.
+      budget.setShare(1);
+      await time.advance(2_000);
+      budget.setShare(3);
+      budget.rateLimited(time.now() + 1_000);
+      budget.setShare(1);
+      expect(budget.limit).toBe(7);
+    });
+
+    it('n terminals on their shares never start more than the whole rate in any window together', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: 120 }),
+          fc.integer({ min: 1, max: 12 }),
+          fc.array(fc.integer({ min: 0, max: 5_000 }), { minLength: 1, maxLength: 60 }),
+          async (maxPerMinute, terminals, gaps) => {
+            const time = fakeTime();
+            const budgets = Array.from({ length: terminals }, () => {
+              const budget = new RequestBudget({
+                maxPerMinute,
+                now: time.now,
+                setTimer: time.setTimer,
+                clearTimer: time.clearTimer,
+              });
+              budget.setShare(terminals);
+              return budget;
+            });
+            const starts: number[] = [];
+            for (const gap of gaps) {
+              for (const budget of budgets) void budget.acquire().then(() => starts.push(time.now()));
+              await time.advance(gap);
+            }
+            await time.advance(3 * MINUTE);
+            // Each takes at least one a minute, so only then can they pass the whole together.
+            expect(maxInAnyWindow(starts)).toBeLessThanOrEqual(Math.max(maxPerMinute, terminals));
+          },
+        ),
+        { numRuns: 60 },
+      );
+    });
+  });
+
+  describe('a gate (the hub of a box that another terminal took over from)', () => {
+    it('refuses, with its reason, the request about to start and every one waiting; without it they start again', async () => {
+      const { budget, time } = budgetWith(2);
+      const { starts, rejected, acquire } = track(budget, time);
+      await Promise.all([acquire('a'), acquire('b')]);
+      void acquire('c');
+      void acquire('d', 'user');
+      await time.flush();
+      expect(budget.waiting).toBe(2);
+      const reason = new Error('taken over');
+      let asked = 0;
+      budget.setGate(() => {
+        asked += 1;
+        return reason;
+      });
+      await time.advance(MINUTE);
+      expect(starts.map((s) => s.label)).toEqual(['a', 'b']);
+      expect(rejected).toEqual([
+        { label: 'd', reason },
+        { label: 'c', reason },
+      ]);
+      expect(asked).toBe(1);
+      // A request made later is refused too, at once.
+      await acquire('e');
+      expect(rejected.map((r) => r.label)).toEqual(['d', 'c', 'e']);
+      budget.setGate(() => undefined);
+      await acquire('f');
+      budget.setGate(undefined);
+      await acquire('g');
+      expect(starts.map((s) => s.label)).toEqual(['a', 'b', 'f', 'g']);
     });
   });
 });

@@ -15,7 +15,10 @@ import type { KeySource } from '../../src/config/key-watch.js';
 import { keyFilePath } from '../../src/config/paths.js';
 import { OutboxFile } from '../../src/outbox/outbox-file.js';
 import { createSession, type Session } from '../../src/session/create-session.js';
+import { type Arrival, createArrivals } from '../../src/store/arrivals.js';
 import { lineOf } from '../../src/store/line-editor.js';
+import { targetFromLead } from '../../src/store/selectors.js';
+import { storedEntries } from '../outbox/support/stored-entries.js';
 import { startSim, type TestSim } from '../support/sim.js';
 import { until } from '../support/until.js';
 import { faultOnNextWrite, startupLoaded } from '../support/write-flows.js';
@@ -129,9 +132,7 @@ describe('a rotated key, replaced by shop-inbox login while the inbox runs', () 
     const kept = state.outbox.find((text) => text.body === 'Before rotation');
     expect(kept).toMatchObject({ state: 'failed', reason: expect.stringMatching(/key the shop refused/) });
     await s.sender.saved();
-    expect(JSON.parse(await readFile(oldOutbox, 'utf8')).texts).toEqual([
-      expect.objectContaining({ body: 'Before rotation' }),
-    ]);
+    expect(await storedEntries(oldOutbox)).toEqual([expect.objectContaining({ body: 'Before rotation' })]);
     const posts = (await t.requests()).filter((request) => request.method === 'POST');
     expect(posts.map((post) => [post.token, post.status])).toEqual([['write', 0]]);
     const newOutbox = OutboxFile.forKey(env, t.baseUrl, t.sim.tokens.write).path;
@@ -176,6 +177,96 @@ describe('a rotated key, replaced by shop-inbox login while the inbox runs', () 
         counts: { 'write:rotated': round },
       });
     }
+  });
+});
+
+describe('a key of another shop saved in place of a refused one', () => {
+  /** The state as text, with its sets and maps spelled out. */
+  const asText = (value: unknown) =>
+    JSON.stringify(value, (_key, item) =>
+      item instanceof Set ? [...item] : item instanceof Map ? [...item.entries()] : item,
+    );
+
+  it('keeps nothing of the first shop: no record, draft, selection, question or mark of it', async () => {
+    const t = await startSim();
+    const env = await userHome();
+    const dir = await mkdtemp(join(tmpdir(), 'shop-inbox-keyfile-'));
+    dirs.push(dir);
+    const path = join(dir, 'shop.key');
+    await writeFile(path, `${t.sim.tokens.write}\n`, { mode: 0o600 });
+    const s = session(t, env, { kind: 'key-file', path });
+    const arrivals = createArrivals();
+    const news: Arrival[] = [];
+    s.store.subscribe((state) => news.push(...arrivals(state)));
+    s.start();
+    await until(() => (startupLoaded(s.store.getState()) ? true : undefined));
+
+    // Staff at work in the first shop: a reply drafted, a thread open, a lead selected, the composer open.
+    const first = t.sim.shops.main;
+    const review = first.reviews.find(
+      (candidate) =>
+        candidate.repliedAt === null &&
+        !first.actions.some(
+          (action) => action.target.type === 'review_reply' && action.target.reviewId === candidate.id,
+        ),
+    );
+    if (!review) throw new Error('the seed has no review to draft a reply to');
+    await s.draft(review.id);
+    const drafted = Object.values(s.store.getState().draftedReplies)[0];
+    expect(drafted).toMatchObject({ reviewId: review.id });
+    const lead = s.store.getState().inbox.open.data?.open_leads[0];
+    if (!lead) throw new Error('no open lead');
+    s.store.setState((state) => ({
+      threadFrom: { list: 'lead', leadId: lead.id },
+      selection: { ...state.selection, inbox: { index: 0, id: lead.id } },
+    }));
+    s.poller.request({ kind: 'lead', id: lead.id });
+    const detail = await until(() => s.store.getState().leads[lead.id]?.data);
+    s.store.setState({
+      composer: targetFromLead(detail),
+      composed: { [detail.contact.id]: lineOf('Half-typed') },
+    });
+    const firstShop = [
+      first.identity.businessName,
+      first.identity.email,
+      drafted?.reply ?? 'no draft',
+      ...first.contacts.map((contact) => contact.id),
+      ...first.leads.flatMap((item) => [item.id, ...item.messages.map((message) => message.id)]),
+      ...first.reviews.map((item) => item.id),
+      ...first.actions.map((action) => action.id),
+    ];
+    const { log: _logBefore, ...before } = s.store.getState();
+    expect(firstShop.filter((trace) => asText(before).includes(trace)).length).toBeGreaterThan(50);
+
+    // A call the other shop missed while this inbox ran: there when its key takes over, so no news then.
+    const otherShop = t.sim.shops.other;
+    const caller = otherShop.contacts[0];
+    if (!caller) throw new Error('the other shop has no contact');
+    const missed = t.sim.missedCall(caller.id, 'other');
+    const missedLead = otherShop.leads.find((item) => item.id === missed);
+    if (missedLead) missedLead.urgency = 'same_day';
+
+    // The key is refused; the other shop's key is saved in its place.
+    news.length = 0;
+    t.sim.rotateToken('write');
+    await until(() => s.store.getState().fatal);
+    await writeFile(path, `${t.sim.tokens.other_shop}\n`);
+    const other = t.sim.shops.other.identity.businessName;
+    await until(() => (s.store.getState().me.data?.identity.business_name === other ? true : undefined));
+    await until(() => (startupLoaded(s.store.getState()) ? true : undefined));
+    await sleep(300);
+
+    // The message log keeps what this terminal did (it says so, with times); nothing else of the first shop stays.
+    const { log: _log, composed, ...after } = s.store.getState();
+    expect(firstShop.filter((trace) => asText(after).includes(trace))).toEqual([]);
+    expect(after.draftedReplies).toEqual({});
+    expect(after.composer).toBeUndefined();
+    expect(after.threadFrom).toEqual({ list: 'inbox' });
+    // What staff typed is theirs: kept, under the first shop's contact, where no other shop's contact can reach it.
+    expect(composed[detail.contact.id]?.text).toBe('Half-typed');
+    // The other shop's lists are a new baseline: none of their records is news.
+    expect(after.inbox.callbacks.data?.open_leads.map((row) => row.id)).toContain(missed);
+    expect(news).toEqual([]);
   });
 });
 

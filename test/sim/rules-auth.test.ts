@@ -212,6 +212,7 @@ describe('sim rules: authentication', () => {
         status: 403,
         token: 'read',
         idempotencyKey: null,
+        userAgent: 'node',
         body: { body: 'Running 10 minutes late, sorry!' },
       },
       {
@@ -221,6 +222,7 @@ describe('sim rules: authentication', () => {
         status: 403,
         token: 'read',
         idempotencyKey: null,
+        userAgent: 'node',
       },
       {
         method: 'POST',
@@ -229,6 +231,7 @@ describe('sim rules: authentication', () => {
         status: 403,
         token: 'read',
         idempotencyKey: null,
+        userAgent: 'node',
         body: { status: 'approved' },
       },
     ]);

@@ -70,7 +70,15 @@ describe('sim rules: fault injection', () => {
     await expect(t.fetch('/inbox')).rejects.toThrow();
     const logged = await t.requests();
     expect(logged).toEqual([
-      { method: 'GET', path: '/v1/inbox', query: '', status: 0, token: 'write', idempotencyKey: null },
+      {
+        method: 'GET',
+        path: '/v1/inbox',
+        query: '',
+        status: 0,
+        token: 'write',
+        idempotencyKey: null,
+        userAgent: 'node',
+      },
     ]);
     expect((await t.fetch('/inbox')).status).toBe(200);
   });
@@ -184,6 +192,7 @@ describe('sim rules: fault injection', () => {
       token: 'write',
       idempotencyKey: 'drop-1',
       body: { body: text },
+      userAgent: 'node',
     });
     // A retry with the same key is recognised as a replay, not a second text.
     const retry = await t.fetch(`/contacts/${lead.contactId}/messages`, {

@@ -183,6 +183,68 @@ describe('sim rules: idempotent sends', () => {
   });
 });
 
+describe('sim rules: a text answers every missed call of its contact', () => {
+  type InboxData = {
+    open_leads: { id: string; status: string }[];
+  };
+  const callbackIds = async (t: TestSim) =>
+    (await getData<InboxData>(t, '/inbox?filter=callbacks&limit=100')).open_leads.map((lead) => lead.id);
+  const needsCallback = async (t: TestSim) =>
+    (await getData<{ inbox_pulse: { needs_callback: number } }>(t, '/me')).inbox_pulse.needs_callback;
+
+  it('clears each callback of the contact, whichever lead the text is filed under, and no one else’s', async () => {
+    const clock = manualClock();
+    const t = await startSim({ now: clock.now });
+    const shop = t.sim.shops.main;
+    const [older, other] = (await callbackIds(t))
+      .map((id) => shop.leads.find((lead) => lead.id === id))
+      .filter((lead) => lead !== undefined);
+    if (!older || !other || older.contactId === other.contactId) throw new Error('seed has no two callers');
+    clock.advance(60 * SECOND);
+    // The same customer calls again: a second missed call, a newer lead.
+    const newer = t.sim.missedCall(older.contactId);
+    const before = await callbackIds(t);
+    expect(before).toEqual(expect.arrayContaining([older.id, newer, other.id]));
+    expect(await needsCallback(t)).toBe(before.length);
+
+    clock.advance(60 * SECOND);
+    expect((await send(t, older.contactId, 'Sorry we missed you — calling back in 5 min.')).status).toBe(200);
+
+    // Filed under the newest open lead only, as the reference's POST takes a contact, not a lead.
+    expect(outbound(await thread(t, newer)).at(-1)?.body).toBe(
+      'Sorry we missed you — calling back in 5 min.',
+    );
+    expect(outbound(await thread(t, older.id))).toEqual([]);
+    // Yet both of the contact's calls are answered; the other caller still waits.
+    const after = await callbackIds(t);
+    expect(after).toEqual(before.filter((id) => id !== older.id && id !== newer));
+    expect(after).toContain(other.id);
+    expect(await needsCallback(t)).toBe(after.length);
+    const open = (await getData<InboxData>(t, '/inbox?filter=open&limit=100')).open_leads;
+    expect(
+      open.filter((lead) => lead.id === older.id || lead.id === newer).map((lead) => lead.status),
+    ).toEqual(['contacted', 'contacted']);
+
+    // A text answers the calls made before it, not the next one.
+    clock.advance(60 * SECOND);
+    const again = t.sim.missedCall(older.contactId);
+    expect(await callbackIds(t)).toContain(again);
+    expect(await needsCallback(t)).toBe(after.length + 1);
+  });
+
+  it('an approved follow-up text answers the contact’s missed calls too', async () => {
+    const clock = manualClock();
+    const t = await startSim({ now: clock.now });
+    const action = pendingOf(t.sim.shops.main, 'follow_up_text');
+    if (action.target.type !== 'follow_up_text') throw new Error('unreachable');
+    clock.advance(60 * SECOND);
+    const call = t.sim.missedCall(action.target.contactId);
+    expect(await callbackIds(t)).toContain(call);
+    expect((await decide(t, action.id)).status).toBe(200);
+    expect(await callbackIds(t)).not.toContain(call);
+  });
+});
+
 describe('sim rules: approving actions', () => {
   it('approving a pending review_reply publishes it and sets the review replied_at', async () => {
     const clock = manualClock();

@@ -333,6 +333,11 @@ export type HostileBehaviour =
   /** Never answers; the connection stays open. */
   | { kind: 'hang' }
   /**
+   * Forwards the request to `upstream`, where it is carried out (a text is really sent), then never
+   * answers: the answer lost on the way back.
+   */
+  | { kind: 'swallow' }
+  /**
    * A compressed answer (Content-Encoding `encoding`): a plain one by default;
    * with `inflatesTo`, a small body that inflates to that many bytes (a "zip
    * bomb"); with `corrupt`, bytes that are not what the encoding says.
@@ -824,6 +829,17 @@ export async function startHostileServer(options: HostileServerOptions = {}): Pr
         return;
       case 'hang':
         return;
+      case 'swallow': {
+        if (!upstream) return;
+        const headers = { ...x.req.headers, host: upstream.host };
+        const forwarded = httpRequest(
+          { host: upstream.hostname, port: upstream.port, method: x.req.method, path: x.req.url, headers },
+          (answer) => answer.resume(),
+        );
+        forwarded.on('error', () => {});
+        forwarded.end(x.body);
+        return;
+      }
       case 'status':
         res.writeHead(behaviour.status, behaviour.headers ?? {});
         res.end(behaviour.body ?? '');

@@ -3,7 +3,7 @@
  * for its tokens. Requests go over HTTP exactly as the app's would.
  */
 import { afterEach } from 'vitest';
-import { createShopClient, type ShopClient, type ShopClientOptions } from '../../src/api/client.js';
+import { createShopClient, type HttpShopClient, type ShopClientOptions } from '../../src/api/client.js';
 import type { LoggedRequest } from '../../src/sim/request-log.js';
 import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/sim/simulator.js';
 import type { TokenName } from '../../src/sim/world.js';
@@ -12,7 +12,7 @@ export interface TestSim {
   sim: Simulator;
   baseUrl: string;
   origin: string;
-  client(token?: TokenName, options?: Partial<ShopClientOptions>): ShopClient;
+  client(token?: TokenName, options?: Partial<ShopClientOptions>): HttpShopClient;
   /** What the simulator handled, read over HTTP from /_sim/requests. */
   requests(): Promise<LoggedRequest[]>;
   /** Raw fetch under the base URL, for the simulator's own rules. */

@@ -10,12 +10,13 @@ import type { ShopClientOptions } from '../../src/api/client.js';
 import { visibleReads } from '../../src/panes/visible-reads.js';
 import type { RefreshIntervals } from '../../src/poller/refresh-plan.js';
 import { createSession, type Session, type SessionOptions } from '../../src/session/create-session.js';
+import type { UserKeys } from '../../src/shell/commands/keymap.js';
+import { createInboxUi } from '../../src/shell/inbox-ui.js';
 import type { SimulatorOptions } from '../../src/sim/simulator.js';
 import type { TokenName } from '../../src/sim/world.js';
 import type { AppState } from '../../src/store/app-store.js';
-import type { Keymap, UserKeys } from '../../src/ui/commands/keymap.js';
-import { createInboxUi } from '../../src/ui/inbox-ui.js';
-import { followTerminalSize } from '../../src/ui/terminal-size.js';
+import type { Keymap } from '../../src/ui-kit/commands/command.js';
+import { followTerminalSize } from '../../src/ui-kit/terminal-size.js';
 import { keyBytes } from './key-bytes.js';
 import { startSim, type TestSim } from './sim.js';
 

@@ -5,14 +5,15 @@
  * a given lead or contact the way staff would.
  */
 import { afterEach, vi } from 'vitest';
+import type { ShopClient } from '../../src/api/client.js';
 import type { Fault } from '../../src/sim/faults.js';
 import type { LoggedRequest } from '../../src/sim/request-log.js';
 import type { Simulator } from '../../src/sim/simulator.js';
 import type { AppState } from '../../src/store/app-store.js';
 import { selectedContact, selectedLead } from '../../src/store/selectors.js';
-import { oneLine } from '../../src/ui/format.js';
+import { oneLine } from '../../src/ui-kit/format.js';
 import type { TestTui } from './tui.js';
-import { KEYS } from './tui.js';
+import { KEYS, settle } from './tui.js';
 
 /** A write request as the simulator received it (method, path, headers that matter, JSON body). */
 export interface WireWrite {
@@ -163,12 +164,23 @@ export async function selectContactByPhone(tui: TestTui, phone: string): Promise
   );
 }
 
-/** Waits until the composer is open for this contact, and on screen. */
+/** The customer's time zone is known (looked up from their number, or found not to be placeable). */
+export const recipientZoneKnown = (state: AppState, phone: string): boolean => {
+  const zones = state.phoneZones[phone];
+  return zones !== undefined && zones !== 'looking up';
+};
+
+/** Waits until the composer is open for this contact, on screen, with the customer's time zone looked up. */
 export async function waitComposer(tui: TestTui, contactId: string): Promise<string> {
-  return tui.waitFor(
+  await tui.waitFor(
     (frame, state) =>
-      state.composer?.contactId === contactId && frame.includes(`To ${oneLine(state.composer.name)} (`),
+      state.composer?.contactId === contactId &&
+      recipientZoneKnown(state, state.composer.phone) &&
+      frame.includes(`To ${oneLine(state.composer.name)} (`),
   );
+  // The frame drawn from the zone's answer.
+  await settle();
+  return tui.frame();
 }
 
 /** The question before a send, whether it asks for y or for a typed word (no consent on record: send). */
@@ -262,4 +274,29 @@ export async function draftWithItsAction(tui: TestTui): Promise<void> {
   if (index < 0) throw new Error('no unreplied review without a reply awaiting approval');
   await tui.press('g', ...Array.from({ length: index }, () => 'j'), 'd');
   await tui.waitFor(/awaits approval as action/);
+}
+
+/**
+ * A seeded missed call with no reply whose caller gave consent (a plain y sends to them) and has a plain
+ * name (a phone filter finds only their leads): the lead and the contact, as the simulator has them.
+ */
+export async function consentingCallerWaiting(s: { sim: Simulator; client(): ShopClient }) {
+  const callbacks = (await s.client().getInbox({ filter: 'callbacks', limit: 100 })).open_leads;
+  for (const row of callbacks) {
+    const { lead, contact } = simContactOfLead(s.sim, row.id);
+    if (simConsent(s.sim, contact.phone) === true && /^[\p{L} .'-]+$/u.test(contact.name))
+      return { lead, contact };
+  }
+  throw new Error('the seed has no consenting caller waiting for a callback');
+}
+
+/**
+ * A time zone where it is mid-afternoon now (a fixed offset, Etc/GMT±N), so that a send is never in
+ * quiet hours whenever the suite runs, while every clock of the inbox, the simulator and the notices
+ * stays the same real one.
+ */
+export function afternoonZone(now: number = Date.now()): string {
+  const offset = ((((15 - new Date(now).getUTCHours()) % 24) + 36) % 24) - 12;
+  // Etc/GMT names count the other way: Etc/GMT-3 is three hours ahead of UTC.
+  return offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
 }

@@ -6,9 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PANES } from '../../src/panes/registry.js';
-import { allContexts, buildKeymap, commandsIn, KeymapError } from '../../src/ui/commands/keymap.js';
-import { ALL_COMMANDS } from '../../src/ui/commands/registry.js';
-import { displayKey } from '../../src/ui/input/key-event.js';
+import { allContexts, buildKeymap, commandsIn, KeymapError } from '../../src/shell/commands/keymap.js';
+import { ALL_COMMANDS } from '../../src/shell/commands/registry.js';
+import { openLead } from '../../src/store/selectors.js';
+import { displayKey } from '../../src/ui-kit/input/key-event.js';
 import { keyBytes } from '../support/key-bytes.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import { firstLoad, helpLines, plain, QUIET } from './nav-pane-helpers.js';
@@ -185,7 +186,7 @@ describe('read-only', () => {
     const tui = await startTui({ columns: 120, rows: 40, intervals: QUIET, readOnly: true });
     await firstLoad(tui, (state) => state.actions.pending_approval.data !== undefined);
     await tui.run('open');
-    await tui.waitFor((_frame, state) => Boolean(state.openLeadId && state.leads[state.openLeadId]?.data));
+    await tui.waitFor((_frame, state) => openLead(state) !== undefined);
     for (const pane of PANES) {
       const writes = pane.commands.filter((command) => command.writes);
       if (writes.length === 0) continue;

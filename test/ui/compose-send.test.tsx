@@ -4,8 +4,14 @@
  * "Send to NAME (PHONE)? y/n", y sends exactly once with an Idempotency-Key,
  * and nothing typed is ever lost (fast typing, backspace, paste, esc, refusals).
  */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { OutboxFile } from '../../src/outbox/outbox-file.js';
 import type { LoggedRequest } from '../../src/sim/request-log.js';
+import { seedCustomersAfternoon } from '../support/clock.js';
+import { startSim } from '../support/sim.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import {
   composedText,
@@ -28,7 +34,8 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 const SEND_PATH = /^\/v1\/contacts\/[^/]+\/messages$/;
 
 async function start(options: Parameters<typeof startTui>[0] = {}) {
-  const tui = await startTui({ columns: 100, rows: 30, ...options });
+  // Mid-afternoon for the seed's customers: no quiet-hours warning, whenever the suite runs.
+  const tui = await startTui({ columns: 100, rows: 30, now: seedCustomersAfternoon().now, ...options });
   const wire = recordWire(tui.s.sim);
   await waitStartup(tui);
   return { tui, wire };
@@ -176,7 +183,7 @@ describe('compose → confirm → send', () => {
     await tui.press('c');
     const frame = await waitComposer(tui, contact.id);
     expect(frame).toContain(`To ${contact.name} (${contact.phone})`);
-    expect(frame).toContain('Consent unknown');
+    expect(frame).toContain('consent unknown · ');
 
     await tui.press('Your part arrived');
     await tui.press(KEYS.enter);
@@ -186,7 +193,7 @@ describe('compose → confirm → send', () => {
     await tui.waitFor('not sent: type exactly send');
     expect(wire.writes).toEqual([]);
     await tui.press(KEYS.backspace, 'send', KEYS.enter);
-    await tui.waitFor(`Sent to ${contact.name}.`);
+    await tui.waitFor(`Sent to ${contact.name} (${contact.phone}).`);
 
     expect(tui.state().outbox).toMatchObject([{ contactId: contact.id, state: 'sent' }]);
     expect(wire.writes).toHaveLength(1);
@@ -225,28 +232,29 @@ describe('the composer', () => {
     expect(composedText(tui, contact.id)).toBe('See you soon 👍');
   });
 
-  it('warns when there is no consent on record, and when consent was not given', async () => {
+  it('says when there is no consent on record, when consent was not given, and when it was given', async () => {
     const { tui } = await start();
     const none = inboxLeadWhere(tui, (contact) => simConsent(tui.s.sim, contact.phone) === null);
     await selectLeadByPhone(tui, none.contact.phone);
     await tui.press('c');
     const noRecord = await waitComposer(tui, none.contact.id);
-    expect(noRecord).toContain('No consent on record');
+    expect(noRecord).toContain('no consent record · ');
 
     await tui.press(KEYS.escape);
     const refused = inboxLeadWhere(tui, (contact) => simConsent(tui.s.sim, contact.phone) === false);
     await selectLeadByPhone(tui, refused.contact.phone);
     await tui.press('c');
     const notGiven = await waitComposer(tui, refused.contact.id);
-    expect(notGiven).toContain('Consent NOT given');
-    expect(notGiven).not.toContain('No consent on record');
+    expect(notGiven).toMatch(/consent not given \d{4}-\d{2}-\d{2} · /);
+    expect(notGiven).not.toContain('no consent record');
 
     await tui.press(KEYS.escape);
     const given = inboxLeadWhere(tui, (contact) => simConsent(tui.s.sim, contact.phone) === true);
     await selectLeadByPhone(tui, given.contact.phone);
     await tui.press('c');
     const ok = await waitComposer(tui, given.contact.id);
-    expect(ok).not.toMatch(/No consent on record|Consent NOT given|Consent unknown/);
+    expect(ok).toMatch(/consent given \d{4}-\d{2}-\d{2} · /);
+    expect(ok).not.toMatch(/no consent record|consent not given|consent unknown/);
   });
 
   it('esc closes it and keeps the text for that contact; another contact has its own empty text', async () => {
@@ -503,5 +511,54 @@ describe('a refused text, in plain words, back in the composer', () => {
     const reopened = await waitComposer(tui, contact.id);
     expect(reopened).toContain('Can we move to Friday?');
     expect(wire.writes).toHaveLength(1);
+  });
+});
+
+describe('a text whose record cannot be saved first', () => {
+  it('is not sent: the status line and the log say why, and the text is back in the composer', async () => {
+    const sim = await startSim();
+    const stateHome = await mkdtemp(join(tmpdir(), 'shop-inbox-compose-outbox-'));
+    try {
+      const env = { XDG_STATE_HOME: stateHome };
+      const outbox = OutboxFile.forKey(env, sim.baseUrl, sim.sim.tokens.write);
+      // A directory where the outbox file should be: nothing can be saved there.
+      await mkdir(outbox.path, { recursive: true });
+      const { tui, wire } = await start({
+        sim,
+        columns: 120,
+        rows: 30,
+        session: { outbox: (key) => OutboxFile.forKey(env, sim.baseUrl, key) },
+      });
+      const target = await composeToConsentingLead(tui);
+      const { contact } = target;
+      await tui.press('Running 10 min late');
+      await tui.press(KEYS.enter);
+      await tui.waitFor(`Send to ${contact.name} (${contact.phone})? y/n`);
+      await tui.press('y');
+
+      const frame = await tui.waitFor(
+        (f, state) => state.outbox[0]?.state === 'failed' && f.includes(`Not sent to ${contact.name}`),
+      );
+      expect(tui.state().notice?.text).toBe(
+        `Not sent to ${contact.name} (${contact.phone}): a text is sent only once it is saved in the outbox, and ${outbox.path} is a directory, not a file. The text is back in the composer.`,
+      );
+      expect(frame).toContain('NOT SENT');
+      // The composer is open again, on the same contact, with the text.
+      expect(tui.state().composer?.contactId).toBe(contact.id);
+      expect(composedText(tui, contact.id)).toBe('Running 10 min late');
+      expect(frame).toContain('Running 10 min late');
+      expect(wire.writes).toEqual([]);
+      expect(await writesTo(tui, SEND_PATH)).toEqual([]);
+      expect(outboundTo(tui.s.sim, contact.id).some((m) => m.body === 'Running 10 min late')).toBe(false);
+
+      // The message log keeps it whole.
+      await tui.press(KEYS.escape);
+      await tui.run('log');
+      await tui.waitFor(
+        (f, state) => state.logOpen && f.includes('directory, not a file. The text is back in the composer.'),
+      );
+    } finally {
+      await rm(stateHome, { recursive: true, force: true });
+    }
   });
 });

@@ -4,11 +4,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import { contactRows } from '../../src/store/selectors.js';
+import { SEED_CUSTOMER_ZONE, seedCustomersAfternoon } from '../support/clock.js';
 import { KEYS, startTui } from '../support/tui.js';
 
 describe('consent when texting from Contacts', () => {
   it('fetches a lead of the contact and shows its consent record in the open composer', async () => {
-    const tui = await startTui({ columns: 100, rows: 30 });
+    // Mid-afternoon for the customer and the shop: no quiet-hours warning, whenever the suite runs.
+    const tui = await startTui({
+      columns: 100,
+      rows: 30,
+      now: seedCustomersAfternoon().now,
+      session: { timeZone: SEED_CUSTOMER_ZONE },
+    });
     const shop = tui.s.sim.shops.main;
     await tui.waitFor('Inbox — open leads');
     await tui.waitFor((_frame, state) => state.inbox.open.data !== undefined);

@@ -6,9 +6,9 @@
  * nothing from the server can end the sequence or start another.
  */
 import { describe, expect, it } from 'vitest';
-import { selectedLead } from '../../src/store/selectors.js';
-import { COPY_LIMIT } from '../../src/ui/clipboard.js';
-import { oneLine } from '../../src/ui/format.js';
+import { selectedLead, threadLeadId } from '../../src/store/selectors.js';
+import { COPY_LIMIT } from '../../src/ui-kit/clipboard.js';
+import { oneLine } from '../../src/ui-kit/format.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import { startupLoaded } from '../support/write-flows.js';
 import { firstLoad, plain, QUIET } from './nav-pane-helpers.js';
@@ -69,10 +69,10 @@ describe('copy (y)', () => {
     expect(selectedLead(tui.state())?.id).toBe(withTexts.id);
     await tui.press(KEYS.enter);
     await tui.waitFor((_frame, state) => {
-      const id = state.openLeadId;
+      const id = threadLeadId(state);
       return id !== undefined && (state.leads[id]?.data?.messages.length ?? 0) >= 2;
     });
-    const messages = [...(tui.state().leads[tui.state().openLeadId ?? '']?.data?.messages ?? [])].sort(
+    const messages = [...(tui.state().leads[threadLeadId(tui.state()) ?? '']?.data?.messages ?? [])].sort(
       (a, b) => Date.parse(a.occurred_at) - Date.parse(b.occurred_at),
     );
     // The newest text is selected when a thread opens; k selects the one before it.

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { selectedReview } from '../../src/store/selectors.js';
-import { oneLine } from '../../src/ui/format.js';
+import { oneLine } from '../../src/ui-kit/format.js';
 import { startTui } from '../support/tui.js';
 import { recordWire, startupLoaded, unrepliedReviewIndex } from '../support/write-flows.js';
 import { firstLoad, plain, QUIET } from './nav-pane-helpers.js';

@@ -9,7 +9,7 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EditorError, editExternally, editorCommand } from '../../src/ui/external-editor.js';
+import { EditorError, editExternally, editorCommand } from '../../src/ui-kit/external-editor.js';
 
 let home: string;
 let runtime: string;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { inboxRows, reviewRows, selectedLead, selectedReview } from '../../src/store/selectors.js';
-import { oneLine } from '../../src/ui/format.js';
+import { oneLine } from '../../src/ui-kit/format.js';
 import { KEYS, startTui } from '../support/tui.js';
 import { startupLoaded } from '../support/write-flows.js';
 import { firstLoad, plain, QUIET } from './nav-pane-helpers.js';

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FrameCache, nextFrame } from '../../src/ui/frame-cache.js';
-import { cachedLineCount, lineUpdate } from '../../src/ui/terminal-line-update.js';
+import { FrameCache, nextFrame } from '../../src/ui-kit/frame-cache.js';
+import { cachedLineCount, lineUpdate } from '../../src/ui-kit/terminal-line-update.js';
 
 /** One step of a program drawing: a text used in this frame, or the next frame begun. */
 const step = fc.oneof(

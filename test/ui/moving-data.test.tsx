@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { selectedAction, selectedLead, selectedReview, threadLeadId } from '../../src/store/selectors.js';
-import { oneLine } from '../../src/ui/format.js';
+import { oneLine } from '../../src/ui-kit/format.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import { writesTo } from '../support/write-flows.js';
 import { firstLoad, QUIET, selectedRow } from './nav-pane-helpers.js';

@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { PANES as PANE_LIST, paneById } from '../../src/panes/registry.js';
 import type { PaneId } from '../../src/store/app-store.js';
-import { inboxRows } from '../../src/store/selectors.js';
-import { dateTime, oneLine } from '../../src/ui/format.js';
+import { inboxRows, openLead, threadLeadId } from '../../src/store/selectors.js';
+import { dateTime, oneLine } from '../../src/ui-kit/format.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import { draftWithItsAction } from '../support/write-flows.js';
 import {
@@ -140,7 +140,7 @@ describe('the selection', () => {
     await tui.press('1', `jj${KEYS.enter}`);
     await tui.waitFor((_f, state) => state.focus === 'thread');
     const lead = tui.state().inbox.open.data?.open_leads[2];
-    expect(tui.state().openLeadId).toBe(lead?.id);
+    expect(threadLeadId(tui.state())).toBe(lead?.id);
     await tui.waitFor(`Thread — ${oneLine(lead?.contact_name)}`);
   });
 
@@ -242,7 +242,7 @@ describe('opening a thread', () => {
     const frame = plain(tui.frame());
     expect(frame).toContain(oneLine(lead.caller_phone));
     expect(frame).not.toMatch(PANE_MARK.inbox as RegExp);
-    expect(tui.state().openLeadId).toBe(lead.id);
+    expect(threadLeadId(tui.state())).toBe(lead.id);
 
     await tui.press(KEYS.escape);
     await expectPane(tui, 'inbox');
@@ -250,11 +250,14 @@ describe('opening a thread', () => {
     expect(selectedRow(tui.state(), 'inbox')).toBe(4);
   });
 
-  it('the thread pane before any lead is opened says how to open one', async () => {
+  it('the thread pane before any lead is opened shows the lead the inbox highlights (its first)', async () => {
     const tui = await startTui({ columns: 80, rows: 24, intervals: QUIET });
     await firstLoad(tui);
+    const first = inboxRows(tui.state())[0];
+    if (!first) throw new Error('no lead');
     await tui.press('2');
-    await tui.waitFor('Select a lead in the inbox and press enter.');
+    await tui.waitFor(`Thread — ${oneLine(first.contact_name)} (${first.caller_phone})`);
+    await tui.waitFor((_f, state) => openLead(state)?.lead.id === first.id);
   });
 });
 
@@ -321,7 +324,7 @@ describe('help overlay (?)', () => {
       await firstLoad(tui, (state) => (state.actions.pending_approval.data?.items.length ?? 0) > 0);
       // A thread open, so that texting from it applies.
       await tui.press(KEYS.enter);
-      await tui.waitFor((_f, state) => Boolean(state.openLeadId && state.leads[state.openLeadId]?.data));
+      await tui.waitFor((_f, state) => openLead(state) !== undefined);
       for (const [pane, key] of writeKeys) {
         await tui.press(String(PANES.indexOf(pane) + 1));
         await tui.waitFor((_f, state) => state.focus === pane);

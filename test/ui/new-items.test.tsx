@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { LiveEvent } from '../../src/sim/live.js';
-import { oneLine } from '../../src/ui/format.js';
+import { oneLine } from '../../src/ui-kit/format.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import { selectLeadByPhone, startupLoaded } from '../support/write-flows.js';
 import { firstLoad, lines, plain, QUIET } from './nav-pane-helpers.js';

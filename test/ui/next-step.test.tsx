@@ -5,7 +5,8 @@
  * pending actions open in Actions.
  */
 import { describe, expect, it } from 'vitest';
-import { oneLine } from '../../src/ui/format.js';
+import { threadLeadId } from '../../src/store/selectors.js';
+import { oneLine } from '../../src/ui-kit/format.js';
 import { KEYS, startTui } from '../support/tui.js';
 import { selectLeadByPhone, startupLoaded } from '../support/write-flows.js';
 import { firstLoad, lines, plain, QUIET } from './nav-pane-helpers.js';
@@ -50,7 +51,7 @@ describe('screens that lead to the next step', () => {
     );
     await tui.press(KEYS.escape, 'i');
     expect(tui.state().focus).toBe('thread');
-    expect(tui.state().openLeadId).toBe(from.id);
+    expect(threadLeadId(tui.state())).toBe(from.id);
     await tui.waitFor(`Thread — ${oneLine(contact.name)}`);
   });
 
@@ -82,7 +83,7 @@ describe('screens that lead to the next step', () => {
     await tui.press('g', ...Array.from({ length: withLead }, () => 'j'), KEYS.enter);
     const contact = contacts[withLead];
     expect(tui.state().focus).toBe('thread');
-    const lead = shop.leads.find((candidate) => candidate.id === tui.state().openLeadId);
+    const lead = shop.leads.find((candidate) => candidate.id === threadLeadId(tui.state()));
     expect(lead?.contactId).toBe(contact?.id);
     await tui.waitFor(`Thread — ${oneLine(contact?.name)}`);
   });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { inboxRows } from '../../src/store/selectors.js';
-import { oneLine } from '../../src/ui/format.js';
+import { oneLine } from '../../src/ui-kit/format.js';
 import { KEYS, startTui } from '../support/tui.js';
 import {
   composedText,
@@ -53,11 +53,12 @@ describe('the command palette', () => {
   it('a command that does not apply now says why, in the list and when chosen', async () => {
     const tui = await startTui({ columns: 100, rows: 30, intervals: QUIET });
     await firstLoad(tui);
-    await tui.press('2', ':', 'text this');
+    // A filter that matches no lead: the Thread pane shows no thread, so there is nobody to text from it.
+    await tui.press('/', 'zzqx', KEYS.enter, '2', ':', 'text this');
     const frame = await tui.waitFor('text this contact');
-    expect(frame).toContain('(not now: the thread is not loaded yet)');
+    expect(frame).toContain('(not now: no lead matches the filter “zzqx”: no thread to show');
     await tui.press(KEYS.enter);
-    await tui.waitFor('The thread is not loaded yet.');
+    await tui.waitFor('No lead matches the filter “zzqx”: no thread to show');
     expect(tui.state().composer).toBeUndefined();
   });
 

@@ -2,8 +2,8 @@
 import { Box } from 'ink';
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { PaneFrame } from '../../src/ui/components/pane-frame.js';
-import { Text } from '../../src/ui/components/text.js';
+import { PaneFrame } from '../../src/ui-kit/components/pane-frame.js';
+import { Text } from '../../src/ui-kit/components/text.js';
 
 const SGR = new RegExp(`${'\u001B'}\\[[0-9;]*m`, 'g');
 

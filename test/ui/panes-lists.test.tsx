@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionList, ReviewList } from '../../src/contract/resources.js';
 import { matchesContactQuery } from '../../src/sim/views.js';
-import { day, enumLabel, oneLine, stars } from '../../src/ui/format.js';
+import { day, enumLabel, oneLine, stars } from '../../src/ui-kit/format.js';
 import { KEYS, startTui } from '../support/tui.js';
 import { apiData, firstLoad, lines, plain, QUIET, queryOf, requestsTo } from './nav-pane-helpers.js';
 

@@ -10,7 +10,7 @@ import type { Inbox, ShopOverview } from '../../src/contract/resources.js';
 import { contactOf, isOpen, latestConsent } from '../../src/sim/views.js';
 import type { SimLead } from '../../src/sim/world.js';
 import { inboxRows } from '../../src/store/selectors.js';
-import { age, block, dateTime, enumLabel, oneLine } from '../../src/ui/format.js';
+import { age, block, dateTime, enumLabel, oneLine } from '../../src/ui-kit/format.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import { startupLoaded } from '../support/write-flows.js';
 import {

@@ -40,11 +40,13 @@ describe('a contact another terminal writes to', () => {
     await tui.waitFor(`Send to ${contact.name} (${contact.phone})? y/n`);
     // Two y in one read: the first answers the question, the second is not taken as the next answer.
     await tui.press('yy');
-    await tui.waitFor(`Being replied to in another terminal: send to ${contact.name} anyway? y/n`);
+    await tui.waitFor(
+      `Being replied to in another terminal: send to ${contact.name} (${contact.phone}) anyway? y/n`,
+    );
     expect(tui.state().prompt).toMatchObject({ kind: 'confirm-send', again: true });
     expect(wire.writes).toEqual([]);
     await tui.press('y');
-    await tui.waitFor(`Sent to ${contact.name}.`);
+    await tui.waitFor(`Sent to ${contact.name} (${contact.phone}).`);
     expect(wire.writes).toHaveLength(1);
     expect(wire.writes[0]?.path).toBe(`/contacts/${contact.id}/messages`);
     expect(outboundTo(tui.s.sim, contact.id)).toHaveLength(before + 1);
@@ -78,7 +80,7 @@ describe('a contact another terminal writes to', () => {
     await tui.press('On my way', KEYS.enter);
     await tui.waitFor(`Send to ${contact.name} (${contact.phone})? y/n`);
     await tui.press('y');
-    await tui.waitFor(`Sent to ${contact.name}.`);
+    await tui.waitFor(`Sent to ${contact.name} (${contact.phone}).`);
     expect(wire.writes).toHaveLength(1);
   });
 });

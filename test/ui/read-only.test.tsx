@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { PANES as PANE_LIST, paneById } from '../../src/panes/registry.js';
 import type { PaneId } from '../../src/store/app-store.js';
-import type { Command } from '../../src/ui/commands/command.js';
+import { openLead, threadLeadId } from '../../src/store/selectors.js';
+import type { Command } from '../../src/ui-kit/commands/command.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import {
   composedText,
@@ -62,8 +63,8 @@ describe('--read-only', () => {
     // The thread of a lead (enter in the inbox opened one above), and the other action statuses.
     await focusPane(tui, 'inbox');
     await tui.press(KEYS.enter);
-    await tui.waitFor((_frame, state) => state.focus === 'thread' && state.openLeadId !== undefined);
-    await tui.waitFor((_frame, state) => Boolean(state.openLeadId && state.leads[state.openLeadId]?.data));
+    await tui.waitFor((_frame, state) => state.focus === 'thread' && threadLeadId(state) !== undefined);
+    await tui.waitFor((_frame, state) => openLead(state) !== undefined);
     await tui.press(...WRITE_KEYS);
     await focusPane(tui, 'actions');
     for (const _status of ['published', 'declined', 'failed', 'pending_approval']) {
@@ -106,7 +107,7 @@ describe('--read-only', () => {
     expect(tui.frame()).not.toContain('[READ-ONLY]');
     // A thread open, so that texting from it applies.
     await tui.press(KEYS.enter);
-    await tui.waitFor((_f, state) => Boolean(state.openLeadId && state.leads[state.openLeadId]?.data));
+    await tui.waitFor((_f, state) => openLead(state) !== undefined);
     for (const pane of PANES) {
       await focusPane(tui, pane);
       // a in Reviews applies to a reply drafted here: draft one on a review with none awaiting approval.

@@ -5,7 +5,7 @@
  * something else wrote on: test/e2e/resize-pty.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
-import { allContexts, buildKeymap } from '../../src/ui/commands/keymap.js';
+import { allContexts, buildKeymap } from '../../src/shell/commands/keymap.js';
 
 describe('ctrl-l', () => {
   it('redraws in every context of the screen', () => {

@@ -5,7 +5,9 @@
  * text with a variable nothing fills is refused with its name.
  */
 import { describe, expect, it } from 'vitest';
+import { createSession } from '../../src/session/create-session.js';
 import { EXAMPLE_TEMPLATES } from '../../src/user-actions/templates.js';
+import { startSim } from '../support/sim.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import {
   composedText,
@@ -80,7 +82,7 @@ describe('templates in the composer', () => {
     await tui.press(CTRL_T, KEYS.enter);
     expect(composedText(tui, contact.id)).toBe(`Hi ${contact.name.split(' ')[0]}, is {pet_name} friendly?`);
     await tui.press(KEYS.enter);
-    await tui.waitFor('Not sent: The text still has {pet_name}');
+    await tui.waitFor(`Not sent to ${contact.name} (${contact.phone}): The text still has {pet_name}`);
     expect(tui.state().prompt).toBeUndefined();
     expect(wire.writes).toEqual([]);
   });
@@ -94,5 +96,27 @@ describe('templates in the composer', () => {
     await tui.press(CTRL_T);
     await tui.waitFor('is not valid JSON, so no templates are offered');
     expect(tui.state().templatePicker).toBeUndefined();
+  });
+
+  it('a templates.json that cannot be used is said at start, and kept in the message log', async () => {
+    const problem =
+      '/home/x/.config/shop-inbox/templates.json is writable by others (mode 0646): whoever can change it chooses the words staff send to customers, so no templates are offered. Fix it with: chmod go-w /home/x/.config/shop-inbox/templates.json';
+    const { tui } = await start([], problem);
+    await tui.waitFor('templates.json is writable by others');
+    expect(tui.state().log).toContainEqual(expect.objectContaining({ text: problem, tone: 'warning' }));
+  });
+
+  it('the wallboard, which never composes, says nothing of templates', async () => {
+    const s = await startSim();
+    const session = createSession({
+      baseUrl: s.baseUrl,
+      apiKey: s.sim.tokens.read,
+      view: 'wallboard',
+      templates: [],
+      templatesProblem: 'templates.json is not valid JSON, so no templates are offered.',
+    });
+    expect(session.store.getState().notice).toBeUndefined();
+    expect(session.store.getState().log).toEqual([]);
+    session.close();
   });
 });

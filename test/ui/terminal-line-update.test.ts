@@ -11,7 +11,7 @@ import { Unicode11Addon } from '@xterm/addon-unicode11';
 import xtermHeadless from '@xterm/headless';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { collapseLineMoves, lineUpdate, wholeScreen } from '../../src/ui/terminal-line-update.js';
+import { collapseLineMoves, lineUpdate, wholeScreen } from '../../src/ui-kit/terminal-line-update.js';
 
 const ESC = '\u001B';
 const STYLES = ['', `${ESC}[1m`, `${ESC}[7m`, `${ESC}[2m`, `${ESC}[31m`, `${ESC}[36m`, `${ESC}[1m${ESC}[33m`];

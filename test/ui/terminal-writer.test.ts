@@ -8,7 +8,7 @@
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ASIDE_LIMIT, createTerminalWriter } from '../../src/ui/terminal-writer.js';
+import { ASIDE_LIMIT, createTerminalWriter } from '../../src/ui-kit/terminal-writer.js';
 
 /** A terminal that takes one write and then waits until `read()`. */
 class StoppedTerminal extends Writable {

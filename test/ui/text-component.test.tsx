@@ -4,7 +4,7 @@
  */
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { Text } from '../../src/ui/components/text.js';
+import { Text } from '../../src/ui-kit/components/text.js';
 import { INJECTION_PAYLOADS } from '../support/hostile-server.js';
 
 /** Ink's own styling (bold), the one escape sequence it may write. */

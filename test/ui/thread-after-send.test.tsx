@@ -3,10 +3,22 @@
  * own copy appears in the thread, then as the service has it.
  */
 import { describe, expect, it } from 'vitest';
+import { filedLeadLabel } from '../../src/panes/thread.js';
 import { HOSTILE_CONTACT_NAME } from '../../src/sim/demo-content.js';
 import type { AppState } from '../../src/store/app-store.js';
+import { inboxRows, threadLeadId } from '../../src/store/selectors.js';
+import { startSim } from '../support/sim.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
-import { confirmTheSend, faultOnNext, recordWire, SEND_QUESTION } from '../support/write-flows.js';
+import {
+  afternoonZone,
+  confirmTheSend,
+  consentingCallerWaiting,
+  faultOnNext,
+  recordWire,
+  SEND_QUESTION,
+  waitComposer,
+  waitStartup,
+} from '../support/write-flows.js';
 
 const occurrences = (frame: string, text: string) => frame.split(text).length - 1;
 
@@ -41,6 +53,84 @@ describe('the thread after a send', () => {
     await tui.waitFor((frame) => !/you · .* · sent/.test(frame) && frame.includes('Parts arrive at 3pm'));
     expect(occurrences(tui.frame(), 'Parts arrive at 3pm')).toBe(1);
     expect(tui.frame()).toMatch(/▶ shop/);
+  });
+});
+
+describe('a reply the shop files under another lead of the contact', () => {
+  it('the thread it was sent from says where, enter opens that thread, and the text is listed once', async () => {
+    const s = await startSim();
+    const { lead: older, contact } = await consentingCallerWaiting(s);
+    // The customer called again: the shop files a text to them under that newer lead.
+    const newer = s.sim.missedCall(contact.id);
+    const tui = await startTui({
+      sim: s,
+      columns: 100,
+      rows: 40,
+      session: { timeZone: afternoonZone() },
+    });
+    await waitStartup(tui);
+    // From the older missed call's thread.
+    await tui.press('f', '/', contact.phone, KEYS.enter);
+    await tui.waitFor(
+      (_f, state) => state.inbox.callbacks.data?.open_leads.some((row) => row.id === newer) === true,
+    );
+    await tui.press('j', KEYS.enter);
+    await tui.waitFor(
+      (frame, state) => threadLeadId(state) === older.id && frame.includes('texts, oldest first'),
+    );
+    await tui.press('c');
+    await waitComposer(tui, contact.id);
+    const body = 'Sorry we missed your call, Ray here from the shop: calling you back in 5 minutes.';
+    await tui.press(body, KEYS.enter);
+    await tui.waitFor(SEND_QUESTION);
+    await confirmTheSend(tui);
+
+    const filed = await tui.waitFor('the shop filed it under the lead of');
+    expect(s.sim.shops.main.leads.find((lead) => lead.id === newer)?.messages.at(-1)?.body).toBe(body);
+    expect(filed).toContain(
+      `↳ the shop filed it under the lead of ${filedLeadLabel(tui.state(), newer)} · enter opens it`,
+    );
+    expect(filedLeadLabel(tui.state(), newer)).toContain(
+      s.sim.shops.main.leads.find((lead) => lead.id === newer)?.jobType,
+    );
+    expect(threadLeadId(tui.state())).toBe(older.id);
+    expect(occurrences(filed, body.slice(0, 40))).toBe(1);
+    expect(filed.match(/▶ you · .* · sent/g)).toHaveLength(1);
+
+    // Enter on it opens the thread the shop filed it under, where it is the shop's copy, once.
+    await tui.press(KEYS.enter);
+    const there = await tui.waitFor(
+      (frame, state) => threadLeadId(state) === newer && frame.includes(body.slice(0, 40)),
+    );
+    expect(occurrences(there, body.slice(0, 40))).toBe(1);
+    expect(there).not.toContain('▶ you');
+    expect(there).not.toContain('filed it under');
+    // Back in the thread it was sent from (among the open leads now: both calls were answered), read
+    // again: still said once, and where.
+    await tui.press(KEYS.escape, 'f');
+    await tui.waitFor((_f, state) => inboxRows(state).some((row) => row.id === older.id));
+    const row = inboxRows(tui.state()).findIndex((candidate) => candidate.id === older.id);
+    await tui.press('g', ...Array.from({ length: row }, () => 'j'), KEYS.enter, 'r');
+    const back = await tui.waitFor(
+      (frame, state) => threadLeadId(state) === older.id && frame.includes('filed it under'),
+    );
+    expect(occurrences(back, body.slice(0, 40))).toBe(1);
+  });
+
+  it('enter on a text the shop lists in this very thread says there is nothing to open', async () => {
+    const tui = await startTui({ columns: 100, rows: 40 });
+    await composeToFirstLead(tui);
+    await tui.press('Parts arrive at 3pm', KEYS.enter);
+    await tui.waitFor(SEND_QUESTION);
+    await confirmTheSend(tui);
+    await tui.waitFor(
+      (frame, state) =>
+        state.outbox[0]?.state === 'sent' && frame.includes('▶ shop') && !frame.includes('▶ you'),
+    );
+    const lead = threadLeadId(tui.state());
+    await tui.press(KEYS.enter);
+    await tui.waitFor('Only a text the shop filed under another lead opens a thread.');
+    expect(threadLeadId(tui.state())).toBe(lead);
   });
 });
 
@@ -139,7 +229,7 @@ describe('a notice that names a customer', () => {
     tui.session.sender.confirm({ contactId: hostile.id, name: hostile.name, phone: hostile.phone }, 'Hello');
     const frame = await tui.waitFor('Sent to PRIZE DEPT');
     const notice = frame.split('\n').find((line) => line.includes('Sent to')) ?? '';
-    expect(notice).toContain('Sent to PRIZE DEPT␍␇Claim Now.');
+    expect(notice).toContain(`Sent to PRIZE DEPT␍␇Claim Now (${hostile.phone}).`);
     expect(frame).not.toContain('\r');
     expect(frame).not.toContain('\u0007');
   });

@@ -83,10 +83,12 @@ describe('TextSender', () => {
     await flush();
     expect(calls).toEqual([{ contactId: 'ct_1', body: 'Hello', idempotencyKey: confirmed.idempotencyKey }]);
     expect(text()).toMatchObject({ state: 'sent', attempts: 1 });
+    // The reply may have answered missed calls: the lists and counts are read again (the threads
+    // where the service lists the text are read by the sender itself: test/ui/thread-after-send).
     expect(invalidate).toHaveBeenCalledWith(
-      { kind: 'lead', id: 'lead_1' },
       { kind: 'inbox', filter: 'callbacks' },
       { kind: 'me' },
+      { kind: 'inbox', filter: 'open' },
     );
   });
 
@@ -174,7 +176,7 @@ describe('TextSender', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('a refusal does not overwrite what staff typed since', async () => {
+  it('a refusal does not overwrite what staff typed since: the refused text goes above it', async () => {
     let refuse: (() => void) | undefined;
     const { client, sender, store } = setup([]);
     vi.mocked(client.sendText).mockImplementationOnce(
@@ -185,10 +187,17 @@ describe('TextSender', () => {
     );
     sender.confirm(target, 'first');
     await flush();
-    store.setState({ composed: { [target.contactId]: lineOf('second thoughts') } });
+    store.setState({ composed: { [target.contactId]: { text: 'second thoughts', cursor: 6 } } });
     refuse?.();
     await flush();
-    expect(store.getState().composed[target.contactId]?.text).toBe('second thoughts');
+    // Nothing is lost, and the cursor stays where staff left it in what they typed.
+    expect(store.getState().composed[target.contactId]).toEqual({
+      text: 'first\nsecond thoughts',
+      cursor: 'first\nsecond'.length,
+    });
+    expect(store.getState().notice?.text).toMatch(
+      /back in the composer for Amy Nakamura \(\+\d+\), above what was typed since/,
+    );
   });
 
   it("the service's read_only switches the process to read-only", async () => {

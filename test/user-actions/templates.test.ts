@@ -5,16 +5,19 @@
  * line of printable text).
  */
 
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TEXT_BODY_MAX } from '../../src/contract/endpoints.js';
 import {
   EXAMPLE_TEMPLATES,
   fillTemplate,
   loadTemplates,
   TEMPLATE_VARIABLES,
+  TEMPLATES_FILE_MAX_BYTES,
   TEMPLATES_MAX,
   TemplatesError,
   templatesPath,
@@ -67,8 +70,19 @@ describe('templates.json', () => {
   });
 
   it('refuses a file over its size cap without reading it as JSON', async () => {
-    await write(`[${' '.repeat(300 * 1024)}]`);
-    await expect(loadTemplates(env)).rejects.toThrow(/larger than 256 KiB/);
+    await write(`[${' '.repeat(TEMPLATES_FILE_MAX_BYTES)}]`);
+    expect(await templatesRefusal()).toBe(
+      `${templatesPath(env)} is larger than 1 MiB, so no templates are offered.`,
+    );
+  });
+
+  it('takes the most templates at their longest: the size cap leaves room for them', async () => {
+    const longest = Array.from({ length: TEMPLATES_MAX }, (_, index) => ({
+      name: `Template ${index}`,
+      body: 'é'.repeat(TEXT_BODY_MAX),
+    }));
+    await write(JSON.stringify(longest, null, 2));
+    expect(await loadTemplates(env)).toHaveLength(TEMPLATES_MAX);
   });
 
   it('only printable text and line breaks of a template get in', async () => {
@@ -76,6 +90,68 @@ describe('templates.json', () => {
       JSON.stringify([{ name: 'Evil\u001B]2;x\u0007\nname', body: 'Hi\u001B[2J\u202E there\r\nbye\t!' }]),
     );
     expect(await loadTemplates(env)).toEqual([{ name: 'Evil]2;x name', body: 'Hi[2J there\nbye !' }]);
+  });
+});
+
+/** The TemplatesError loadTemplates throws for the file as it is now. */
+async function templatesRefusal(): Promise<string> {
+  const error = await loadTemplates(env).then(
+    () => expect.fail('the templates were used'),
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(TemplatesError);
+  return (error as TemplatesError).message;
+}
+
+describe('templates.json: only a small regular file is read, and nothing waits', () => {
+  it('refuses a named pipe at once, without waiting for a writer', { timeout: 5_000 }, async () => {
+    execFileSync('mkfifo', ['-m', '600', templatesPath(env)]);
+    expect(await templatesRefusal()).toBe(
+      `${templatesPath(env)} is not a regular file (it is a named pipe), so no templates are offered.`,
+    );
+  });
+
+  it('refuses a symlink to /dev/zero without reading from it', { timeout: 5_000 }, async () => {
+    await symlink('/dev/zero', templatesPath(env));
+    expect(await templatesRefusal()).toMatch(/is not a regular file \(it is a character device\)/);
+  });
+
+  it('refuses a directory', async () => {
+    await mkdir(templatesPath(env));
+    expect(await templatesRefusal()).toMatch(/is not a regular file \(it is a directory\)/);
+  });
+
+  it('refuses a 100 MB file by its size', async () => {
+    await write(`[]${' '.repeat(100 * 1024 * 1024)}`);
+    expect(await templatesRefusal()).toBe(
+      `${templatesPath(env)} is larger than 1 MiB, so no templates are offered.`,
+    );
+  });
+});
+
+describe('templates.json: nobody else chooses the words staff send', () => {
+  const valid = JSON.stringify([{ name: 'Pay here', body: 'Pay at https://pay.example' }]);
+
+  it('refuses a file others can change, saying chmod go-w', async () => {
+    await write(valid);
+    await chmod(templatesPath(env), 0o666);
+    expect(await templatesRefusal()).toBe(
+      `${templatesPath(env)} is writable by its group and others (mode 0666): whoever can change it chooses the words staff send to customers, so no templates are offered. Fix it with: chmod go-w ${templatesPath(env)}`,
+    );
+  });
+
+  it.skipIf(process.geteuid?.() !== 0)('refuses a file that belongs to another user', async () => {
+    await write(valid);
+    await chown(templatesPath(env), 65534, 65534);
+    expect(await templatesRefusal()).toMatch(/templates\.json belongs to another user \(uid 65534\)/);
+  });
+
+  it('refuses a file in a directory others can write to', async () => {
+    await write(valid);
+    await chmod(join(home, 'shop-inbox'), 0o777);
+    expect(await templatesRefusal()).toMatch(
+      /^the directory \S+ is writable by its group and others \(mode 0777\): they can replace templates\.json, which chooses the words staff send to customers, so no templates are offered\. Fix it with: chmod go-w /,
+    );
   });
 });
 

@@ -9,10 +9,10 @@
  * Bundled with esbuild and run by node, like test/outbox/support/outbox-child.ts.
  */
 import { createInterface } from 'node:readline';
-import { shareSession } from '../../../src/hub/share-session.js';
 import { OutboxFile } from '../../../src/outbox/outbox-file.js';
 import type { Slot } from '../../../src/poller/refresh-plan.js';
 import { createSession } from '../../../src/session/create-session.js';
+import { shareSession } from '../../../src/session/share-session.js';
 
 export interface TerminalConfig {
   baseUrl: string;
@@ -24,6 +24,10 @@ export interface TerminalConfig {
   sendRetryMs?: number;
   /** Poll on its own, as every inbox did before the hub (the bench's baseline). */
   noHub?: boolean;
+  /** Where the per-user hub directory is made instead of /tmp (hostile directories; the bench's several users). */
+  hubRoot?: string;
+  /** The hub's heartbeat, and how long a client waits for a silent hub (seconds in tests, not the defaults). */
+  hubTiming?: { beatMs?: number; silenceMs?: number; takeoverMs?: number };
 }
 
 const config = JSON.parse(process.env.HUB_TERMINAL_CONFIG ?? '{}') as TerminalConfig;
@@ -46,11 +50,14 @@ const session = createSession({
     OutboxFile.forKey(process.env, config.baseUrl, key, { staleLockMs: config.staleLockMs ?? 2_000 }),
   outboxSweepMs: 60_000,
   sendRetry: { baseMs: config.sendRetryMs ?? 500, maxMs: 2_000 },
+  // The simulator logs it: a test tells which terminal made a request.
+  client: { userAgent: `hub-terminal/${process.pid}` },
 });
 
 let lastInbound = '';
 let lastPresence = '';
 let lastRole = '';
+let lastNotice: unknown;
 const reportedSent = new Set<string>();
 session.store.subscribe((state) => {
   const inbound =
@@ -69,6 +76,10 @@ session.store.subscribe((state) => {
   if (role !== lastRole) {
     lastRole = role;
     say({ e: 'sharing', ...(state.sharing ?? {}) });
+  }
+  if (state.notice !== lastNotice) {
+    lastNotice = state.notice;
+    if (state.notice) say({ e: 'notice', text: state.notice.text });
   }
   for (const text of state.outbox) {
     if ((text.state === 'sent' || text.state === 'replayed') && !reportedSent.has(text.localId)) {
@@ -104,7 +115,13 @@ if (config.noHub) {
   session.start();
   say({ e: 'sharing', role: 'alone', why: 'no hub (baseline)' });
 } else {
-  const sharer = shareSession(session, { env: process.env, baseUrl: config.baseUrl, apiKey });
+  const sharer = shareSession(session, {
+    env: process.env,
+    baseUrl: config.baseUrl,
+    apiKey,
+    ...(config.hubRoot ? { hubRoot: config.hubRoot } : {}),
+    ...config.hubTiming,
+  });
   void sharer.ready.then(() => {
     session.start();
     say({ e: 'started' });

@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import type { TestSim } from '../../support/sim.js';
 import type { TerminalConfig } from './hub-terminal.js';
 
 export interface TerminalEvent {
@@ -14,6 +15,10 @@ export interface TerminalEvent {
   bodies?: string[];
   others?: number;
   composingElsewhere?: string[];
+  /** A text's outcome: sent, or replayed (the shop had it already under its key). */
+  state?: string;
+  /** A notice's text (the status line's). */
+  text?: string;
 }
 
 export interface Terminal {
@@ -122,3 +127,32 @@ export function startTerminal(
     role: () => [...events].reverse().find((event) => event.e === 'sharing')?.role,
   };
 }
+
+/** The first role it takes: hub or client (or alone, for a reason it says). */
+export const roleOf = (terminal: Terminal) =>
+  terminal.next((e) => e.e === 'sharing' && e.role !== undefined && e.role !== 'alone', 'a role');
+
+/** What its requests say they come from (the simulator logs it). */
+export const userAgentOf = (terminal: Terminal) => `hub-terminal/${terminal.process.pid}`;
+
+/** The requests the simulator logged from index `from` on that this terminal made. */
+export const requestsOf = (test: TestSim, terminal: Terminal, from: number) =>
+  test.sim.requests
+    .list()
+    .slice(from)
+    .filter((r) => r.userAgent === userAgentOf(terminal));
+
+let texts = 0;
+/** A customer's text arrives at the shop now, on its first open lead; its body (one no other text has). */
+export function customerTexts(test: TestSim, when: string): string {
+  const lead = test.sim.shops.main.leads.find((l) => ['new', 'contacted', 'scheduled'].includes(l.status));
+  if (!lead) throw new Error('no open lead');
+  texts += 1;
+  const body = `customer text ${texts} ${when}`;
+  test.sim.receiveText(lead.id, body);
+  return body;
+}
+
+/** Resolves once the terminal's inbox shows a text with this body. */
+export const shows = (terminal: Terminal, body: string, timeoutMs = 10_000) =>
+  terminal.next((e) => e.e === 'inbound' && (e.bodies ?? []).includes(body), `"${body}"`, timeoutMs);

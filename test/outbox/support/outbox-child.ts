@@ -9,16 +9,21 @@
  * - {"event":"confirming","body"}: about to confirm a text (its outbox write starts)
  * - {"event":"confirmed","body"}: the outbox write that holds the text resolved
  * - {"event":"answered","body"}: the service answered the send (the outbox forgets it next)
+ * - {"event":"notice","text","tone"}: the status line says something new
+ * - {"event":"holding"}: inside its first outbox write, under the lock, after reading the file and before
+ *   writing it (only with holdInsideFirstWriteMs: the test stops the process there with SIGSTOP)
  * - {"event":"done"}: "resume" mode: every text taken over is finished and the outbox saved
  *
  * Holds (setTimeout, only where the test asks for one) keep the process
  * between two steps long enough to be killed there: after a text's write
- * resolved and before its request, or after an answer and before the outbox
- * is rewritten. The session itself is not changed.
+ * resolved and before its request, after an answer and before the outbox
+ * is rewritten, or inside the first write while it holds the lock (the
+ * temporary file's creation waits). The session itself is not changed.
  */
 import { OutboxFile, type OutboxPersistence } from '../../../src/outbox/outbox-file.js';
 import { createSession } from '../../../src/session/create-session.js';
 import type { OutgoingText } from '../../../src/store/app-store.js';
+import { faultyDisk } from './disk-faults.js';
 
 export interface ChildConfig {
   mode: 'confirm' | 'resume';
@@ -29,14 +34,24 @@ export interface ChildConfig {
   texts: Array<{ contactId: string; name: string; phone: string; body: string }>;
   holdAfterWriteMs?: number;
   holdBeforeRewriteMs?: number;
+  holdInsideFirstWriteMs?: number;
 }
 
 const config = JSON.parse(process.env.OUTBOX_CHILD_CONFIG ?? '{}') as ChildConfig;
 const say = (event: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(event)}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const disk = faultyDisk();
+if (config.holdInsideFirstWriteMs) {
+  const held = disk.hold('create');
+  void held.reached.then(() => {
+    say({ event: 'holding' });
+    setTimeout(held.release, config.holdInsideFirstWriteMs);
+  });
+}
 const file = OutboxFile.forKey({ XDG_STATE_HOME: config.stateHome }, config.baseUrl, config.apiKey, {
   staleLockMs: config.staleLockMs,
+  fs: disk.fs,
 });
 /** Texts known to be on disk. */
 const written = new Set<string>();
@@ -69,7 +84,10 @@ const session = createSession({
   client: { retry: { baseDelayMs: 10, maxDelayMs: 50 } },
 });
 const answered = new Set<string>();
-session.store.subscribe((state) => {
+session.store.subscribe((state, previous) => {
+  if (state.notice && state.notice !== previous.notice) {
+    say({ event: 'notice', text: state.notice.text, tone: state.notice.tone });
+  }
   for (const text of state.outbox) {
     if ((text.state === 'sent' || text.state === 'replayed') && !answered.has(text.localId)) {
       answered.add(text.localId);

@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type InputEvent, keyName, parseKeyName } from '../../../src/ui/input/key-event.js';
-import { createInputParser, PASTE_MARKERS, parseAll } from '../../../src/ui/input/parse-input.js';
-import { insertableText } from '../../../src/ui/input/text-filter.js';
+import { insertableText } from '../../../src/text/text-filter.js';
+import { type InputEvent, keyName, parseKeyName } from '../../../src/ui-kit/input/key-event.js';
+import { createInputParser, PASTE_MARKERS, parseAll } from '../../../src/ui-kit/input/parse-input.js';
 
 const ESC = '\u001B';
 const names = (input: string) =>

@@ -1,0 +1,133 @@
+/**
+ * Commands of what covers the panes: a question (y/n; enter never answers
+ * yes), the help, the palette, and the full-screen stop of a refused key.
+ */
+import type { Command } from '../../ui-kit/commands/command.js';
+import { paletteItems } from './palette-items.js';
+
+export const PROMPT_COMMANDS: readonly Command[] = [
+  {
+    id: 'prompt.yes',
+    mode: 'prompt',
+    keys: ['y', 'Y'],
+    label: 'yes',
+    hint: 'yes',
+    inPalette: false,
+    run: (context) => context.ui.answer(true, context.input.batch),
+  },
+  {
+    id: 'prompt.no',
+    mode: 'prompt',
+    keys: ['n', 'N', 'esc'],
+    label: 'no',
+    hint: 'no',
+    inPalette: false,
+    run: (context) => context.ui.answer(false),
+  },
+];
+
+/** A question that wants a word typed (send, override): enter checks the word, esc goes back to the text. */
+export const CONFIRM_COMMANDS: readonly Command[] = [
+  {
+    id: 'confirm.submit',
+    mode: 'confirm',
+    keys: ['enter'],
+    label: 'send, once the word the question asks for is typed',
+    hint: 'send',
+    inPalette: false,
+    run: (context) => context.ui.submitTyped(context.input.batch),
+  },
+  {
+    id: 'confirm.cancel',
+    mode: 'confirm',
+    keys: ['esc'],
+    label: 'no: back to the text',
+    hint: 'back',
+    inPalette: false,
+    run: (context) => context.ui.answer(false),
+  },
+];
+
+export const HELP_COMMANDS: readonly Command[] = [
+  {
+    id: 'help.close',
+    mode: 'help',
+    keys: ['?', 'esc', 'q'],
+    label: 'close this help',
+    hint: 'close',
+    inPalette: false,
+    run: (context) => context.store.setState({ helpOpen: false }),
+  },
+  {
+    id: 'help.down',
+    mode: 'help',
+    keys: ['j', 'down'],
+    label: 'scroll the help',
+    helpRow: { id: 'help.scroll', label: 'scroll the help' },
+    inPalette: false,
+    run: (context) => context.store.setState((state) => ({ helpScroll: state.helpScroll + 1 })),
+  },
+  {
+    id: 'help.up',
+    mode: 'help',
+    keys: ['k', 'up'],
+    label: 'scroll the help back',
+    helpRow: { id: 'help.scroll', label: 'scroll the help' },
+    inPalette: false,
+    run: (context) => context.store.setState((state) => ({ helpScroll: Math.max(0, state.helpScroll - 1) })),
+  },
+];
+
+export const PALETTE_COMMANDS: readonly Command[] = [
+  {
+    id: 'palette.run',
+    mode: 'palette',
+    keys: ['enter'],
+    label: 'run the highlighted command',
+    hint: 'run',
+    inPalette: false,
+    run: (context) => {
+      const state = context.state();
+      const chosen = paletteItems(state, context.keymap)[state.palette?.selected ?? 0];
+      context.ui.closePalette();
+      if (chosen) context.runCommand(chosen.command);
+    },
+  },
+  {
+    id: 'palette.close',
+    mode: 'palette',
+    keys: ['esc'],
+    label: 'close the palette',
+    hint: 'close',
+    inPalette: false,
+    run: (context) => context.ui.closePalette(),
+  },
+  {
+    id: 'palette.down',
+    mode: 'palette',
+    keys: ['down', 'ctrl-n', 'tab'],
+    label: 'next match',
+    inPalette: false,
+    run: (context) => context.ui.movePalette(1, paletteItems(context.state(), context.keymap).length),
+  },
+  {
+    id: 'palette.up',
+    mode: 'palette',
+    keys: ['up', 'ctrl-p', 'shift-tab'],
+    label: 'previous match',
+    inPalette: false,
+    run: (context) => context.ui.movePalette(-1, paletteItems(context.state(), context.keymap).length),
+  },
+];
+
+export const FATAL_COMMANDS: readonly Command[] = [
+  {
+    id: 'quit',
+    mode: 'fatal',
+    keys: ['q'],
+    label: 'quit (asks first if a text is still waiting to be sent)',
+    hint: 'quit',
+    inPalette: false,
+    run: (context) => context.ui.requestQuit(context.input.batch),
+  },
+];

@@ -1,0 +1,676 @@
+/**
+ * What keys (and clicks, and the palette) do to the screen: focus, the
+ * selection, the filters, the composer, the questions, the help and the
+ * palette. Commands are data that call these; everything here reads the
+ * store's current state, never a copy from a render.
+ */
+
+import type { Contact, InboxLead } from '../contract/resources.js';
+import type { PaneDescriptor } from '../panes/pane.js';
+import { PANES, paneById } from '../panes/registry.js';
+import type { Slot } from '../poller/refresh-plan.js';
+import { confirmationFor, preSendChecks, preSendSummary } from '../rules/pre-send-checks.js';
+import {
+  ACTION_FILTERS,
+  type AppState,
+  type AppStore,
+  type ComposerTarget,
+  type ConfirmSend,
+  type Notice,
+  type PaneId,
+  type Prompt,
+  type ThreadSource,
+  waitingKey,
+} from '../store/app-store.js';
+import {
+  type Cut,
+  deleteBackward,
+  emptyLine,
+  insertText,
+  type LineText,
+  lineOf,
+  moveEnd,
+} from '../store/line-editor.js';
+import {
+  noSelection,
+  reconcileSelection,
+  type Selection,
+  selectedIndexIn,
+  selectRow,
+} from '../store/selection.js';
+import {
+  inboxRows,
+  leadIdForPhone,
+  searchText,
+  selectedLead,
+  selectionOf,
+  targetFromContact,
+  targetFromLead,
+  threadLeadId,
+  threadSubject,
+  unsentCount,
+} from '../store/selectors.js';
+import { recipientLabel } from '../text/recipient.js';
+import { insertableText } from '../text/text-filter.js';
+import { copyableText, osc52 } from '../ui-kit/clipboard.js';
+import { oneLine } from '../ui-kit/format.js';
+import { arrivedSince, preSendFacts, withSeenTexts } from '../user-actions/pre-send-facts.js';
+import { fillTemplate, variablesFor } from '../user-actions/templates.js';
+import { templateItems } from './commands/template-items.js';
+
+export interface ControllerServices {
+  poller: { refreshVisible(): void; refreshAll(): void; request(slot: Slot): void };
+  sendText(target: ComposerTarget, body: string): void;
+  /** Opens the text in the user's editor (the terminal's runner only); resolves with the edited text. */
+  editText?(text: string): Promise<string>;
+  /** Reads a lead again now (before a confirmed text is sent: did anyone write meanwhile?). */
+  rereadLead?(leadId: string): Promise<void>;
+  approve(actionId: string): void;
+  draft(reviewId: string): void;
+  quit(): void;
+  /** The terminal, for what is written beside the frames (the clipboard); absent: copying is not possible. */
+  terminal?: { write(bytes: string): void; tmux: boolean };
+  /** Draws the whole screen again from scratch (a real terminal only). */
+  repaint?(): void;
+}
+
+export interface ControllerOptions {
+  store: AppStore;
+  services: ControllerServices;
+  /** Wait after the last key of a contacts search before it is sent. Default 350 ms. */
+  searchDebounceMs?: number;
+  now?: () => number;
+}
+
+export type Controller = ReturnType<typeof createController>;
+
+export function createController(options: ControllerOptions) {
+  const { store, services } = options;
+  const get = store.getState;
+  const set = store.setState;
+  const now = options.now ?? Date.now;
+  let searchTimer: NodeJS.Timeout | undefined;
+  /** The read in which the question on screen was asked: keys read with the one that asked it are not answers. */
+  let askedInBatch: number | undefined;
+  /** The last text a kill cut (ctrl-u, ctrl-w, ctrl-k, alt-d), for ctrl-y. */
+  let killed = '';
+
+  const notify = (text: string, tone: Notice['tone'] = 'info') => set({ notice: { text, tone, at: now() } });
+
+  const pane = (id: PaneId = get().focus): PaneDescriptor => paneById(id);
+
+  /** Puts text on the terminal's clipboard (OSC 52) and says what was copied; `what` names it ("Ray's phone"). */
+  const copy = (what: string, text: string) => {
+    const copyable = copyableText(text);
+    if (!copyable.trim()) return notify(`Nothing to copy: ${what} is empty.`, 'warning');
+    if (!services.terminal) return notify('Cannot copy here: there is no terminal to copy to.', 'warning');
+    services.terminal.write(osc52(copyable, { tmux: services.terminal.tmux }));
+    const shown = oneLine(copyable);
+    // The status line cuts it to the terminal; the message log (L) has up to 300 characters of it.
+    const preview = [...shown].length > 300 ? `${[...shown].slice(0, 299).join('')}…` : shown;
+    notify(`Copied ${what}: ${preview}`, 'success');
+  };
+
+  // --- panes and the selection ------------------------------------------------
+
+  const focusPane = (id: PaneId) => {
+    const state = get();
+    if (state.focus === id || !PANES.some((descriptor) => descriptor.id === id)) return;
+    // "New" marks stay: each belongs to its item and clears when that item is selected (new-marks.ts).
+    // The Inbox is the thread's home list: from it, the thread is the lead it highlights, at every size.
+    const home = id === 'inbox' && state.threadFrom.list !== 'inbox';
+    set({ focus: id, searching: false, ...(home ? { threadFrom: { list: 'inbox' } as const } : {}) });
+    // Gone to deliberately: read now, not once a selection rests (the poller's wait for leads passed by).
+    if (id === 'thread') readThreadLead();
+  };
+
+  const cyclePane = (step: 1 | -1) => {
+    const index = PANES.findIndex((descriptor) => descriptor.id === get().focus);
+    const next = PANES[(index + step + PANES.length) % PANES.length];
+    if (next) focusPane(next.id);
+  };
+
+  const listOf = (id: PaneId) => pane(id).list?.of(get());
+
+  const selectedIndex = (id: PaneId = get().focus): number => {
+    const list = listOf(id);
+    return list ? selectedIndexIn(list, selectionOf(get(), id)) : 0;
+  };
+
+  const setSelection = (id: PaneId, selection: Selection) =>
+    set((state) => ({ selection: { ...state.selection, [id]: selection } }));
+
+  /** Selects row `index` of a pane's list (clamped to it). */
+  const select = (id: PaneId, index: number) => {
+    const list = listOf(id);
+    if (!list) return;
+    setSelection(id, selectRow(list, index));
+  };
+
+  /** Moves a pane's selection (the focused pane's unless named). */
+  const move = (to: (current: number, length: number) => number, id: PaneId = get().focus) => {
+    const list = listOf(id);
+    if (!list || list.rows.length === 0) return;
+    select(id, to(selectedIndex(id), list.rows.length));
+  };
+
+  /** After a filter or search changed what a list shows: keep the record if it still shows, quietly. */
+  const keepSelection = (id: PaneId) => {
+    const list = listOf(id);
+    if (!list) return;
+    const { selection } = reconcileSelection(list, selectionOf(get(), id));
+    setSelection(id, selection);
+  };
+
+  const resetSelection = (id: PaneId) => setSelection(id, noSelection);
+
+  // --- the inbox and the thread ----------------------------------------------
+
+  /** The thread's lead, read now when it was never read. */
+  function readThreadLead() {
+    const leadId = threadLeadId(get());
+    if (leadId && !get().leads[leadId]?.data) services.poller.request({ kind: 'lead', id: leadId });
+  }
+
+  /** Shows, in the Thread pane, the lead highlighted in `from` (read again now), on its newest text. */
+  const openThread = (from: ThreadSource) => {
+    set((state) => ({
+      threadFrom: from,
+      selection: { ...state.selection, thread: { index: Number.MAX_SAFE_INTEGER, atEnd: true } },
+    }));
+    const leadId = threadLeadId(get());
+    if (leadId) services.poller.request({ kind: 'lead', id: leadId });
+    focusPane('thread');
+  };
+
+  /** i: an inbound text's lead, highlighted in the Inbox when the Inbox as shown lists it, so the two agree. */
+  const openInboundThread = (leadId: string) => {
+    const at = inboxRows(get()).findIndex((lead) => lead.id === leadId);
+    if (at === -1) return openThread({ list: 'lead', leadId });
+    select('inbox', at);
+    openThread({ list: 'inbox' });
+  };
+
+  /** esc in the thread: back to the list it shows the highlighted record of. */
+  const leaveThread = () => focusPane(get().threadFrom.list === 'contacts' ? 'contacts' : 'inbox');
+
+  const toggleInboxFilter = () => {
+    set((state) => ({ inboxFilter: state.inboxFilter === 'open' ? 'callbacks' : 'open' }));
+    resetSelection('inbox');
+  };
+
+  const cycleActionsFilter = (step: 1 | -1 = 1) => {
+    const index = ACTION_FILTERS.indexOf(get().actionsFilter);
+    set({
+      actionsFilter:
+        ACTION_FILTERS[(index + step + ACTION_FILTERS.length) % ACTION_FILTERS.length] ?? 'pending_approval',
+    });
+    resetSelection('actions');
+  };
+
+  // --- filters and the contacts search ---------------------------------------
+
+  const applyContactsSearch = () => {
+    const text = searchText(get(), 'contacts').trim();
+    if (text === get().contacts.query) return;
+    set((state) => ({ contacts: { ...state.contacts, query: text } }));
+    resetSelection('contacts');
+    // Read this query now, even if it was read before (esc back to ""): the list on screen is another query's.
+    services.poller.request({ kind: 'contacts', query: text });
+  };
+
+  const searchChanged = (id: PaneId) => {
+    if (pane(id).filter === 'remote') {
+      // Typing a name must not spend the request budget: only the last query is sent.
+      if (searchTimer) clearTimeout(searchTimer);
+      searchTimer = setTimeout(applyContactsSearch, options.searchDebounceMs ?? 350);
+      searchTimer.unref?.();
+      return;
+    }
+    keepSelection(id);
+  };
+
+  const editSearch = (edit: (line: LineText) => LineText) => {
+    const id = get().focus;
+    const before = searchText(get(), id);
+    set((state) => ({ search: { ...state.search, [id]: edit(state.search[id] ?? emptyLine) } }));
+    if (searchText(get(), id) !== before) searchChanged(id);
+  };
+
+  const startSearch = () => {
+    if (pane().filter) set({ searching: true });
+  };
+
+  const finishSearch = () => {
+    set({ searching: false });
+    if (pane().filter === 'remote') {
+      if (searchTimer) clearTimeout(searchTimer);
+      applyContactsSearch();
+    }
+  };
+
+  const clearSearch = () => {
+    editSearch(() => emptyLine);
+    set({ searching: false });
+  };
+
+  // --- the composer -----------------------------------------------------------
+
+  /** Where the composer's text lives: its contact's, or the lead's while its contact is read. */
+  const composedKey = (state: AppState = get()): string | undefined =>
+    state.composer?.contactId ??
+    (state.composerWaiting ? waitingKey(state.composerWaiting.leadId) : undefined);
+
+  const editComposed = (edit: (line: LineText) => LineText) => {
+    const key = composedKey();
+    if (key === undefined) return;
+    set((state) => ({ composed: { ...state.composed, [key]: edit(state.composed[key] ?? emptyLine) } }));
+  };
+
+  /** Moves text typed while a lead was read into its contact's text. */
+  const adoptWaitingText = (leadId: string, contactId: string) => {
+    set((state) => {
+      const waiting = state.composed[waitingKey(leadId)];
+      if (!waiting?.text) return {};
+      const composed = { ...state.composed };
+      delete composed[waitingKey(leadId)];
+      composed[contactId] = insertText(moveEnd(composed[contactId] ?? emptyLine), waiting.text);
+      return { composed };
+    });
+  };
+
+  const openComposer = (target: ComposerTarget) => {
+    if (get().readOnly) return;
+    if (target.leadId) adoptWaitingText(target.leadId, target.contactId);
+    // What the thread holds now is what staff saw: a text that arrives later is shown before sending.
+    set({ composer: withSeenTexts(get(), target), composerWaiting: undefined, searching: false });
+  };
+
+  /** c on an inbox row: the row has no contact id, so the lead is read first; what is typed meanwhile is kept. */
+  const composeToLead = (lead: InboxLead) => {
+    const detail = get().leads[lead.id]?.data;
+    if (detail) return openComposer(targetFromLead(detail));
+    // The lead is the one highlighted in the Inbox: its thread is read, and shown, meanwhile.
+    openThread({ list: 'inbox' });
+    composeOnceRead(lead.id, { name: lead.contact_name, phone: lead.caller_phone });
+  };
+
+  /** c in the Thread pane: exactly the lead it shows and names, read first if it is not yet. */
+  const composeToThread = () => {
+    const state = get();
+    const subject = threadSubject(state);
+    if (subject.kind !== 'lead') return;
+    const detail = state.leads[subject.leadId]?.data;
+    if (detail) return openComposer(targetFromLead(detail));
+    services.poller.request({ kind: 'lead', id: subject.leadId });
+    composeOnceRead(subject.leadId, { name: subject.name ?? '', phone: subject.phone ?? '' });
+  };
+
+  /** The composer, open on a lead being read (named as its list names it): its contact's once it arrives. */
+  const composeOnceRead = (leadId: string, named: { name: string; phone: string }) => {
+    set({ composerWaiting: { leadId, ...named }, composer: undefined });
+    // Wait for a read that ends after this key: an error left by an earlier failed read is not the answer.
+    const before = get().leads[leadId];
+    const unsubscribe = store.subscribe((next) => {
+      const loaded = next.leads[leadId];
+      if (!loaded || loaded === before || loaded.loading || !(loaded.data || loaded.error)) return;
+      unsubscribe();
+      const waiting = next.composerWaiting?.leadId === leadId;
+      if (loaded.data) {
+        if (waiting) openComposer(targetFromLead(loaded.data));
+        return;
+      }
+      if (!waiting) return;
+      set({ composerWaiting: undefined });
+      const typed = get().composed[waitingKey(leadId)]?.text.trim();
+      notify(
+        typed
+          ? 'The composer could not open (the thread did not load). What you typed is kept: press c on this lead again.'
+          : 'The composer could not open: the thread did not load. Press c to try again.',
+        'warning',
+      );
+    });
+  };
+
+  const composeToContact = (contact: Contact) => {
+    const target = targetFromContact(get(), contact);
+    openComposer(target);
+    // Consent comes only with a lead: read one of this number's, and the composer shows its record.
+    const leadId = target.consent === undefined ? leadIdForPhone(get(), contact.phone) : undefined;
+    if (leadId) services.poller.request({ kind: 'lead', id: leadId });
+  };
+
+  const closeComposer = () =>
+    set({ composer: undefined, composerWaiting: undefined, templatePicker: undefined });
+
+  // --- the user's editor -----------------------------------------------------
+
+  let editing = false;
+  /** ctrl-g: the text in $EDITOR; what comes back is filtered like typed text, and replaces it. */
+  const openEditor = () => {
+    // The contact's text, never a lead's still being read (it moves when the lead arrives).
+    const key = get().composer?.contactId;
+    const editText = services.editText;
+    if (key === undefined || !editText || editing) return;
+    editing = true;
+    const before = get().composed[key]?.text ?? '';
+    editText(before)
+      .then(
+        (edited) => {
+          const text = insertableText(edited, { multiline: true });
+          set((state) => ({ composed: { ...state.composed, [key]: lineOf(text) } }));
+          notify(
+            text === before ? 'Back from the editor: the text is unchanged.' : 'Back from the editor.',
+            'info',
+          );
+        },
+        (error: unknown) =>
+          notify(`Back from the editor; the text is unchanged: ${(error as Error).message}.`, 'warning'),
+      )
+      .finally(() => {
+        editing = false;
+      });
+  };
+
+  // --- canned replies ---------------------------------------------------------
+
+  const openTemplates = () => {
+    if (get().composer) set({ templatePicker: { query: emptyLine, selected: 0 } });
+  };
+  const closeTemplates = () => set({ templatePicker: undefined });
+  const editTemplatesQuery = (edit: (line: LineText) => LineText) =>
+    set((state) =>
+      state.templatePicker
+        ? { templatePicker: { query: edit(state.templatePicker.query), selected: 0 } }
+        : {},
+    );
+  const moveTemplates = (step: number) =>
+    set((state) => {
+      if (!state.templatePicker) return {};
+      const count = templateItems(state).length;
+      const selected = Math.max(0, Math.min(count - 1, state.templatePicker.selected + step));
+      return { templatePicker: { ...state.templatePicker, selected } };
+    });
+  /** enter in the picker: the highlighted template, filled in for this recipient, goes in at the cursor. */
+  const insertTemplate = () => {
+    const state = get();
+    const chosen = templateItems(state)[state.templatePicker?.selected ?? 0];
+    set({ templatePicker: undefined });
+    const target = state.composer;
+    if (!chosen || !target) return;
+    const filled = fillTemplate(chosen.template.body, variablesFor(state, target));
+    editComposed((line) => insertText(line, insertableText(filled, { multiline: true })));
+  };
+
+  // --- questions --------------------------------------------------------------
+
+  const ask = (prompt: Prompt, batch: number) => {
+    askedInBatch = batch;
+    set({ prompt, helpOpen: false, palette: undefined });
+  };
+
+  /** Whether a key of this read may answer the question on screen. */
+  const mayAnswer = (batch: number) => batch !== askedInBatch;
+
+  /**
+   * Another terminal of this box is writing to the same contact: the question is asked once more, as a
+   * plain y/n (any word asked for was typed already), and nothing is sent yet. Returns whether it asked.
+   */
+  const askAgainIfRepliedElsewhere = (prompt: ConfirmSend, batch: number | undefined): boolean => {
+    if (prompt.again || !get().presence.composingElsewhere.includes(prompt.target.contactId)) return false;
+    // Keys read with the answer that led here are not the answer to this question.
+    askedInBatch = batch;
+    set({ prompt: { ...prompt, word: undefined, typed: undefined, mistyped: false, again: true } });
+    return true;
+  };
+
+  const answer = (yes: boolean, batch?: number) => {
+    const prompt = get().prompt;
+    if (!prompt) return;
+    // A question that wants a typed word, or a text being checked, is not answered by y.
+    if (yes && prompt.kind === 'confirm-send' && (prompt.word !== undefined || prompt.checking)) return;
+    set({ prompt: undefined });
+    askedInBatch = undefined;
+    if (!yes) {
+      // The composer comes back with its text after a "no" to sending it.
+      if (prompt.kind === 'confirm-send') set({ composer: prompt.target });
+      return;
+    }
+    if (prompt.kind === 'confirm-send') {
+      if (!askAgainIfRepliedElsewhere(prompt, batch)) confirmSend(prompt);
+    } else if (prompt.kind === 'confirm-approve') services.approve(prompt.actionId);
+    else services.quit();
+  };
+
+  const requestQuit = (batch: number) => {
+    const unsent = unsentCount(get());
+    if (unsent > 0) return ask({ kind: 'confirm-quit', unsent }, batch);
+    services.quit();
+  };
+
+  // --- the palette ------------------------------------------------------------
+
+  const openPalette = () => set({ palette: { query: emptyLine, selected: 0 }, helpOpen: false });
+  const closePalette = () => set({ palette: undefined });
+  const editPalette = (edit: (line: LineText) => LineText) =>
+    set((state) => (state.palette ? { palette: { query: edit(state.palette.query), selected: 0 } } : {}));
+  const movePalette = (step: number, count: number) =>
+    set((state) =>
+      state.palette
+        ? {
+            palette: {
+              ...state.palette,
+              selected: Math.max(0, Math.min(count - 1, state.palette.selected + step)),
+            },
+          }
+        : {},
+    );
+
+  // --- the line being typed ---------------------------------------------------
+
+  /** An edit of the line being typed: the palette's query, the composer's text or the search. */
+  function editLine(edit: (line: LineText) => LineText) {
+    const state = get();
+    if (state.prompt?.kind === 'confirm-send' && state.prompt.word !== undefined) editTyped(edit);
+    else if (state.palette) editPalette(edit);
+    else if (state.templatePicker) editTemplatesQuery(edit);
+    else if (state.composer || state.composerWaiting) editComposed(edit);
+    else if (state.searching) editSearch(edit);
+  }
+
+  /** A kill (ctrl-u, ctrl-w, ctrl-k, alt-d) of the line being typed; ctrl-y puts it back. */
+  function cutLine(edit: (line: LineText) => Cut) {
+    let cut = '';
+    editLine((line) => {
+      const result = edit(line);
+      cut = result.cut;
+      return result.line;
+    });
+    if (cut) killed = cut;
+  }
+
+  /** The question for a text, with what the checks found; undefined (and said why) when it cannot be sent. */
+  const questionFor = (target: ComposerTarget, body: string): ConfirmSend | undefined => {
+    const facts = preSendFacts(get(), target, body, now());
+    const findings = preSendChecks(facts);
+    const confirmation = confirmationFor(findings);
+    if (confirmation.kind === 'refused') {
+      notify(
+        `Not sent to ${recipientLabel(target)}: ${confirmation.reasons.map((finding) => finding.message).join(' ')}`,
+        'error',
+      );
+      return undefined;
+    }
+    return {
+      kind: 'confirm-send',
+      target,
+      body,
+      findings,
+      summary: preSendSummary(facts),
+      ...(confirmation.kind === 'typed' ? { word: confirmation.word, typed: emptyLine } : {}),
+    };
+  };
+
+  /** enter in the composer: the question, with the exact text and every finding, bound to this contact. */
+  const askToSend = (batch: number) => {
+    const state = get();
+    if (state.composerWaiting) {
+      notify("Still reading this lead's contact: the text can be sent once it is loaded.", 'info');
+      return;
+    }
+    const opened = state.composer;
+    if (!opened) return;
+    const body = state.composed[opened.contactId]?.text ?? '';
+    if (body.trim().length === 0) return;
+    // No thread was read when the composer opened: what is read now is what staff see.
+    const target = opened.seenTextIds ? opened : withSeenTexts(state, opened);
+    const question = questionFor(target, body);
+    // Texts that arrived meanwhile are among the question's findings: from now on they count as seen.
+    if (question) ask({ ...question, target: withSeenTexts(state, target) }, batch);
+  };
+
+  /** The lead to read again before sending: the target's, else a loaded lead of this contact. */
+  const leadToReread = (target: ComposerTarget): string | undefined => {
+    if (target.leadId) return target.leadId;
+    for (const [id, lead] of Object.entries(get().leads))
+      if (lead.data?.contact.id === target.contactId) return id;
+    return undefined;
+  };
+
+  /**
+   * Confirmed: read the thread again first. A text that arrived since the composer opened is shown, and
+   * the question asked again (bound to the same contact); otherwise the text goes to the contact the
+   * question named, once.
+   */
+  const confirmSend = (prompt: ConfirmSend) => {
+    const leadId = leadToReread(prompt.target);
+    if (!leadId || !services.rereadLead) {
+      services.sendText(prompt.target, prompt.body);
+      return;
+    }
+    const checking: ConfirmSend = { ...prompt, checking: true };
+    set({ prompt: checking });
+    const stillAsked = () => get().prompt === checking;
+    services.rereadLead(leadId).then(
+      () => {
+        if (!stillAsked()) return;
+        const arrived = arrivedSince(get(), prompt.target);
+        if (arrived.length === 0) {
+          services.sendText(prompt.target, prompt.body);
+          return;
+        }
+        // Shown now: the next question counts them as seen, and the new texts are its findings.
+        const again = questionFor(prompt.target, prompt.body);
+        if (!again) {
+          set({ prompt: undefined, composer: prompt.target });
+          return;
+        }
+        askedInBatch = undefined;
+        set({ prompt: { ...again, target: withSeenTexts(get(), prompt.target) } });
+        notify(
+          `${arrived.length === 1 ? 'A new text' : `${arrived.length} new texts`} in this thread since you started writing: read, then answer again.`,
+          'warning',
+        );
+      },
+      () => {
+        if (!stillAsked()) return;
+        notify('Could not read the thread again before sending: sent without that check.', 'warning');
+        services.sendText(prompt.target, prompt.body);
+      },
+    );
+  };
+
+  /** enter on a question that wants a typed word: sends only when the word is typed. */
+  const submitTyped = (batch?: number) => {
+    const prompt = get().prompt;
+    if (prompt?.kind !== 'confirm-send' || prompt.word === undefined || prompt.checking) return;
+    if ((prompt.typed?.text ?? '').trim().toLowerCase() !== prompt.word) {
+      set({ prompt: { ...prompt, mistyped: true } });
+      return;
+    }
+    askedInBatch = undefined;
+    if (!askAgainIfRepliedElsewhere(prompt, batch)) confirmSend(prompt);
+  };
+
+  const editTyped = (edit: (line: LineText) => LineText) =>
+    set((state) =>
+      state.prompt?.kind === 'confirm-send' && state.prompt.word !== undefined && !state.prompt.checking
+        ? { prompt: { ...state.prompt, typed: edit(state.prompt.typed ?? emptyLine), mistyped: false } }
+        : {},
+    );
+
+  return {
+    notify,
+    copy,
+    pane,
+    focusPane,
+    cyclePane,
+    selectedIndex,
+    select,
+    move,
+    keepSelection,
+    openThread,
+    openInboundThread,
+    leaveThread,
+    toggleInboxFilter,
+    cycleActionsFilter,
+    startSearch,
+    editSearch,
+    finishSearch,
+    clearSearch,
+    openComposer,
+    composeToLead,
+    composeToThread,
+    composeToContact,
+    composedKey,
+    editComposed,
+    closeComposer,
+    openTemplates,
+    openEditor,
+    /** Whether ctrl-g can open an editor here (only a real terminal can be handed over). */
+    editorAvailable: () => services.editText !== undefined,
+    closeTemplates,
+    moveTemplates,
+    insertTemplate,
+    editLine,
+    cutLine,
+    /** ctrl-y: puts back what the last kill cut. */
+    yank: () => {
+      if (killed) editLine((line) => insertText(line, killed));
+    },
+    askToSend,
+    submitTyped,
+    ask,
+    mayAnswer,
+    answer,
+    requestQuit,
+    openPalette,
+    closePalette,
+    editPalette,
+    movePalette,
+    /** Text typed or pasted into whatever is being edited, filtered to what may enter it. */
+    typeText(text: string) {
+      const state = get();
+      if (state.prompt?.kind === 'confirm-send' && state.prompt.word !== undefined)
+        return editTyped((line) => insertText(line, insertableText(text, { multiline: false })));
+      if (state.palette)
+        return editPalette((line) => insertText(line, insertableText(text, { multiline: false })));
+      if (state.templatePicker)
+        return editTemplatesQuery((line) => insertText(line, insertableText(text, { multiline: false })));
+      if (state.composer || state.composerWaiting)
+        return editComposed((line) => insertText(line, insertableText(text, { multiline: true })));
+      if (state.searching) editSearch((line) => insertText(line, insertableText(text, { multiline: false })));
+    },
+    backspaceComposed: () => editComposed(deleteBackward),
+    selectedLead: () => selectedLead(get()),
+    refreshVisible: () => services.poller.refreshVisible(),
+    refreshAll: () => services.poller.refreshAll(),
+    draft: (reviewId: string) => services.draft(reviewId),
+    quit: () => services.quit(),
+    /** ctrl-l: the screen drawn again whole, whatever the terminal shows now. */
+    repaint: () => services.repaint?.(),
+    dispose() {
+      if (searchTimer) clearTimeout(searchTimer);
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * `?`: every key of the focused pane and the global ones, from the command
+ * registry and the keymap in use (a user's own keys show here). A command
+ * that does not apply right now says why.
+ */
+import { paneById } from '../../panes/registry.js';
+import { useAppState, useServices } from '../../ui-kit/app-context.js';
+import { helpRows } from '../../ui-kit/commands/describe.js';
+import { OverlayBox } from '../../ui-kit/components/overlay-box.js';
+import { Text } from '../../ui-kit/components/text.js';
+
+export function HelpOverlay({ height }: { height: number }) {
+  const { keymap, commandContext } = useServices();
+  const focus = useAppState((state) => state.focus);
+  const readOnly = useAppState((state) => state.readOnly);
+  const readOnlyKey = useAppState((state) => state.readOnlyReason === 'server');
+  const scroll = useAppState((state) => state.helpScroll);
+  // Whether a command applies depends on the whole state: re-read it whenever the help renders.
+  useAppState((state) => state);
+  const rows = helpRows(keymap, `pane:${focus}`, commandContext());
+  const room = Math.max(1, height - 3);
+  const first = Math.max(0, Math.min(scroll, rows.length - room));
+  const shown = rows.slice(first, first + room);
+  const width = Math.min(16, Math.max(...rows.map((row) => [...row.keys].length)) + 2);
+  return (
+    <OverlayBox
+      height={height}
+      colour="accent"
+      title={
+        <>
+          Keys — {paneById(focus).title}
+          {readOnly
+            ? readOnlyKey
+              ? ' (read-only key: keys that change the shop say why they are off)'
+              : ' (read-only: keys that change the shop are off)'
+            : ''}
+          {rows.length > room ? `  ${first + 1}–${first + shown.length} of ${rows.length}, j/k scroll` : ''}
+        </>
+      }
+    >
+      {shown.map((row) => (
+        <Text key={row.ids.join(' ')} wrap="truncate-end" dimColor={row.off !== undefined}>
+          <Text bold>{`${row.keys} `.padEnd(width)}</Text>
+          {row.label}
+          {row.off ? ` (not now: ${row.off})` : ''}
+        </Text>
+      ))}
+    </OverlayBox>
+  );
+}
