@@ -12,23 +12,41 @@
  * requests an idle inbox makes in a minute; a client call against a raw
  * fetch; heap and RSS over 10,000 poll cycles; the customer's local time in
  * the composer (the phone libraries and zone map load at its first opening)
- * and what they add to the bundle.
+ * and what they add to the bundle; the memory of a live inbox and wallboard
+ * over a compressed soak (bench/soak.ts), beside bare Ink.
+ *
+ * `--quick`: a short run, printed only. `--soak-only`: the soak alone, printed
+ * only; with `--soak-minutes N` measured for N minutes, with `--soak-cli
+ * PATH` on another build (another commit's dist/cli.js) to compare with.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import xtermHeadless from '@xterm/headless';
 import { build } from 'esbuild';
-import pty from 'node-pty';
 import { INK_BUNDLE } from '../scripts/bundle-options.mjs';
 import { createShopClient } from '../src/api/client.js';
 import { endpoints } from '../src/contract/endpoints.js';
 import { successEnvelope } from '../src/contract/envelopes.js';
 import { createSession } from '../src/session/create-session.js';
 import { createSimulator } from '../src/sim/simulator.js';
+import { type Program, rssMiB, start } from './pty-program.js';
+import { type SoakFigure, soak } from './soak.js';
 
 const QUICK = process.argv.includes('--quick');
+/** Only the live soak (its rows are printed, BENCHMARKS.md is left as it is). */
+const SOAK_ONLY = process.argv.includes('--soak-only');
+/** The soak on another build of the CLI (a path to its cli.js), to compare with this one. */
+const SOAK_CLI = process.argv[process.argv.indexOf('--soak-cli') + 1];
+const SOAK_WARM_UP_MS = QUICK ? 20_000 : 120_000;
+/** `--soak-minutes N`: a longer soak than the default five minutes measured. */
+const SOAK_MINUTES = Number(process.argv[process.argv.indexOf('--soak-minutes') + 1]);
+const SOAK_MEASURE_MS =
+  process.argv.includes('--soak-minutes') && SOAK_MINUTES > 0
+    ? SOAK_MINUTES * 60_000
+    : QUICK
+      ? 60_000
+      : 300_000;
 const RUNS = QUICK ? 3 : 7;
 const PRESSES = QUICK ? 40 : 200;
 const IDLE_MS = QUICK ? 5_000 : 30_000;
@@ -42,121 +60,6 @@ const quantile = (values: number[], q: number) => {
 };
 const median = (values: number[]) => quantile(values, 0.5);
 const mib = (bytes: number) => bytes / 1024 / 1024;
-const rssMiB = (pid: number) => {
-  try {
-    const status = spawnSync('cat', [`/proc/${pid}/status`], { encoding: 'utf8' }).stdout;
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
-  } catch {
-    return Number.NaN;
-  }
-};
-
-interface Program {
-  term: pty.IPty;
-  /** When each chunk of output arrived, and its size in bytes. */
-  chunks: Array<{ at: number; bytes: number }>;
-  /**
-   * Resolves with the time from spawn until the screen (a headless xterm fed
-   * every byte) first showed the pattern: the arrival of the chunk that
-   * completed it, not the moment the bench got round to parsing it.
-   */
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<number>;
-  /** The heap and RSS the program reports about itself (see the preload below). */
-  memory(): Promise<NodeJS.MemoryUsage>;
-  stop(): Promise<void>;
-}
-
-/**
- * Loaded into each program measured: on SIGUSR2 it writes its own
- * process.memoryUsage() to a file. It does nothing else.
- */
-const MEMORY_PROBE =
-  "data:text/javascript,import { writeFileSync } from 'node:fs'; process.on('SIGUSR2', () => writeFileSync(process.env.BENCH_MEMORY_FILE, JSON.stringify(process.memoryUsage())));";
-
-let probeCount = 0;
-function start(script: string, args: string[], env: NodeJS.ProcessEnv, cols = 120, rows = 40): Program {
-  const memoryFile = join(tmpdir(), `shop-inbox-bench-memory-${process.pid}-${probeCount++}.json`);
-  const started = performance.now();
-  const term = pty.spawn(process.execPath, ['--import', MEMORY_PROBE, script, ...args], {
-    cols,
-    rows,
-    cwd: process.cwd(),
-    env: { ...env, TERM: 'xterm-256color', LANG: 'C.UTF-8', BENCH_MEMORY_FILE: memoryFile },
-  });
-  // What a user would see: programs that send only the changed cells of a
-  // frame cannot be read from their raw output.
-  const screen = new xtermHeadless.Terminal({ cols, rows, allowProposedApi: true });
-  const screenText = () => {
-    const buffer = screen.buffer.active;
-    const lines: string[] = [];
-    for (let y = 0; y < rows; y += 1)
-      lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
-    return lines.join('\n');
-  };
-  const waiters = new Set<{ pattern: RegExp; resolve: (at: number) => void }>();
-  const chunks: Program['chunks'] = [];
-  term.onData((data) => {
-    const at = performance.now();
-    chunks.push({ at, bytes: Buffer.byteLength(data) });
-    screen.write(data, () => {
-      if (waiters.size === 0) return;
-      const text = screenText();
-      for (const waiter of waiters) {
-        if (!waiter.pattern.test(text)) continue;
-        waiters.delete(waiter);
-        waiter.resolve(at - started);
-      }
-    });
-  });
-  const exited = new Promise<void>((resolve) => term.onExit(() => resolve()));
-  return {
-    term,
-    chunks,
-    waitFor(pattern, timeoutMs = 20_000) {
-      return new Promise((resolve, reject) => {
-        const waiter = {
-          pattern,
-          resolve: (at: number) => {
-            clearTimeout(timer);
-            resolve(at);
-          },
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(waiter);
-          reject(new Error(`never showed ${pattern}; the screen:\n${screenText()}`));
-        }, timeoutMs);
-        waiters.add(waiter);
-        // Already on screen (a later wait for what an earlier frame drew).
-        screen.write('', () => {
-          if (waiters.has(waiter) && pattern.test(screenText())) {
-            waiters.delete(waiter);
-            waiter.resolve(performance.now() - started);
-          }
-        });
-      });
-    },
-    async memory() {
-      await rm(memoryFile, { force: true });
-      process.kill(term.pid, 'SIGUSR2');
-      for (let i = 0; i < 200; i += 1) {
-        try {
-          return JSON.parse(await readFile(memoryFile, 'utf8')) as NodeJS.MemoryUsage;
-        } catch {
-          await sleep(10);
-        }
-      }
-      throw new Error('no memory report');
-    },
-    async stop() {
-      term.write('q');
-      await Promise.race([exited, sleep(3_000)]);
-      term.kill();
-      screen.dispose();
-      await rm(memoryFile, { force: true });
-    },
-  };
-}
-
 interface Row {
   figure: string;
   inbox: string;
@@ -171,12 +74,58 @@ async function main() {
   const work = await mkdtemp(join(tmpdir(), 'shop-inbox-bench-'));
   const hello = join(work, 'ink-hello.js');
   const list = join(work, 'ink-list.js');
+  const soakReference = join(work, 'ink-soak.js');
   for (const [entry, outfile] of [
     ['bench/reference/ink-hello.tsx', hello],
     ['bench/reference/ink-list.tsx', list],
+    ['bench/reference/ink-soak.tsx', soakReference],
   ] as const) {
     await build({ ...INK_BUNDLE, entryPoints: [entry], outfile, logLevel: 'error' });
   }
+  if (!SOAK_ONLY) await figures(work, hello, list);
+  console.error(`live soak: ${SOAK_WARM_UP_MS / 1000} s warm-up, ${SOAK_MEASURE_MS / 1000} s measured…`);
+  const soaked = await soak({
+    cli: SOAK_CLI && process.argv.includes('--soak-cli') ? SOAK_CLI : 'dist/cli.js',
+    reference: soakReference,
+    warmUpMs: SOAK_WARM_UP_MS,
+    measureMs: SOAK_MEASURE_MS,
+    home: work,
+  });
+  for (const figure of soaked) {
+    console.error(
+      `${figure.name}: RSS after GC ${figure.samples.map((value) => fixed(value)).join(' ')} MiB`,
+    );
+    console.error(
+      `${figure.name}: heap after GC ${figure.heapSamples.map((value) => fixed(value, 1)).join(' ')} MiB`,
+    );
+  }
+  rows.push(...soakRows(soaked));
+  await rm(work, { recursive: true, force: true });
+  await report();
+}
+
+/** Memory over an hour, extrapolated from the soak: the inbox's and the wallboard's rows, bare Ink beside them. */
+function soakRows(figures: SoakFigure[]): Row[] {
+  const reference = figures.find((figure) => figure.name.startsWith('bare Ink'));
+  const describe = (figure: SoakFigure | undefined) =>
+    figure
+      ? `RSS ${fixed(figure.rssFrom)} → ${fixed(figure.rssTo)} MiB, ${signed(figure.rssPerHour)} MiB/h; heap ${fixed(figure.heapFrom, 1)} → ${fixed(figure.heapTo, 1)} MiB, ${signed(figure.heapPerHour)} MiB/h; ${fixed(figure.bytesWritten / 1024)} KiB drawn`
+      : 'n/a';
+  return figures
+    .filter((figure) => figure !== reference)
+    .map((figure) => ({
+      figure: `live soak, ${figure.name}: ${SOAK_MEASURE_MS / 60_000} min after a ${SOAK_WARM_UP_MS / 1000} s warm-up (live events 40 a second during the warm-up, then 4, ${figure.name === 'inbox' ? 'a key every 400 ms, a resize every 7 s' : 'a resize every 2 s, ctrl-l every 8 s'}); after a full GC, growth extrapolated to an hour`,
+      inbox: describe(figure),
+      reference: `bare Ink, every row changing 4 times a second: ${describe(reference)}`,
+      budget: 'RSS ≤ +10 MiB/h',
+      met: figure.rssPerHour <= 10,
+    }));
+}
+
+const signed = (value: number) => (value >= 0 ? `+${fixed(value, 1)}` : fixed(value, 1));
+
+/** Every figure but the soak's, on the CLI in dist/. */
+async function figures(work: string, hello: string, list: string) {
   const listScreen = /Inbox — open leads \(31\)[\s\S]*Thread — Ray Whitaker 0[\s\S]*\+15035551030/;
 
   const sim = createSimulator({ rateLimitPerMinute: 100_000 });
@@ -456,8 +405,6 @@ async function main() {
   });
 
   await sim.close();
-  await rm(work, { recursive: true, force: true });
-  await report();
 }
 
 async function report() {
@@ -474,7 +421,7 @@ async function report() {
   const machine = `${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown'}), ${fixed(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, ${process.platform}`;
   const date = new Date().toISOString().slice(0, 10);
   console.log(`\n${table}\n\n${machine}; ${date}${QUICK ? '; quick run' : ''}`);
-  if (QUICK) return;
+  if (QUICK || SOAK_ONLY) return;
   const path = 'BENCHMARKS.md';
   let notes = '';
   try {

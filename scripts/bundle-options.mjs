@@ -3,8 +3,14 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
-/** The project's own module the patched Ink imports, found from where the build runs (the project root). */
+/** The project's own modules the patched Ink imports, found from where the build runs (the project root). */
 const LINE_UPDATE = 'shop-inbox:terminal-line-update';
+const FRAME_CACHE = 'shop-inbox:frame-cache';
+const OWN_MODULES = {
+  [LINE_UPDATE]: 'src/ui-kit/terminal-line-update.ts',
+  [FRAME_CACHE]: 'src/ui-kit/frame-cache.ts',
+};
+const IMPORT_FRAME_CACHE = `import { FrameCache } from '${FRAME_CACHE}';`;
 
 /** An esbuild plugin that puts `contents` where the package `name` is imported. */
 function replaceModule(name, contents) {
@@ -35,9 +41,6 @@ const noDevtools = replaceModule(
  * inbox. The CLI starts Ink only on a terminal, so it is never in CI.
  */
 const neverInCi = replaceModule('is-in-ci', 'export default false;');
-
-/** Bounds a cache that Ink keeps for the life of the process (a running clock makes new texts forever). */
-const BOUNDED = (name, limit) => `if (${name}.size > ${limit}) ${name}.clear();`;
 
 /**
  * Changes to Ink 6.8.0 and yoga-layout 3.2.1, in the CLI's bundle only, each
@@ -83,9 +86,68 @@ const INK_PATCHES = [
         `            buffer.push(lineUpdate(previousLines[i] ?? '', nextLines[i]) +`,
       ],
       ["stream.write(buffer.join(''));", "stream.write(collapseLineMoves(buffer.join('')));"],
+      /**
+       * The incremental renderer moves the cursor relative to where its last frame left it and
+       * rewrites only what changed since that frame. After a resize neither holds: the terminal has
+       * cut, moved or reflowed the rows (a burst of resizes left customers' names beside other
+       * customers' phone numbers), and after ctrl-l the screen is whatever something else left. Then
+       * the next frame is drawn whole from the top left (wholeScreen), whatever the screen holds: on
+       * every new size of the terminal, and when Ink's `repaint()` asks.
+       */
+      [
+        'const createIncremental = (stream, { showCursor = false } = {}) => {',
+        `const createIncremental = (stream, { showCursor = false } = {}) => {
+    let drawnForSize;
+    let drawWhole = false;
+    const forgetScreen = () => {
+        previousOutput = '';
+        previousLines = [];
+        previousCursorPosition = undefined;
+        cursorWasShown = false;
+        hasHiddenCursor = false;
+        drawWhole = true;
+    };`,
+      ],
+      [
+        `        if (!hasChanges(str, activeCursor)) {
+            return false;
+        }
+        const nextLines = str.split('\\n');`,
+        `        const size = stream.columns + 'x' + stream.rows;
+        if (size !== drawnForSize) {
+            drawnForSize = size;
+            forgetScreen();
+        }
+        if (!hasChanges(str, activeCursor)) {
+            return false;
+        }
+        const nextLines = str.split('\\n');`,
+      ],
+      [
+        `            stream.write(returnPrefix +
+                ansiEscapes.eraseLines(previousLines.length) +
+                str +
+                cursorSuffix);
+            cursorWasShown = activeCursor !== undefined;`,
+        `            stream.write((drawWhole
+                ? wholeScreen(str)
+                : returnPrefix + ansiEscapes.eraseLines(previousLines.length) + str) +
+                cursorSuffix);
+            drawWhole = false;
+            cursorWasShown = activeCursor !== undefined;`,
+      ],
+      [
+        `    return render;
+};
+const create = (stream`,
+        `    render.repaint = forgetScreen;
+    return render;
+};
+const create = (stream`,
+      ],
       [
         "import ansiEscapes from 'ansi-escapes';",
-        `import ansiEscapes from 'ansi-escapes';\nimport { collapseLineMoves, lineUpdate } from '${LINE_UPDATE}';`,
+        `import ansiEscapes from 'ansi-escapes';\nimport { collapseLineMoves, lineUpdate, wholeScreen } from '${LINE_UPDATE}';`,
       ],
     ],
   },
@@ -94,7 +156,8 @@ const INK_PATCHES = [
      * Every frame measured and tokenized every line anew: the caches live in
      * the Output object and a new Output is made for each frame, so a key
      * press at 120×40 spent most of its ~30 ms on lines that had not changed.
-     * - one cache is kept across frames (emptied when it grows past a bound);
+     * - one cache is kept across frames, holding what the last two frames
+     *   used (src/ui-kit/frame-cache.ts);
      * - clipping a line to a box it already fits in (most lines) is skipped,
      *   and real cuts are cached;
      * - blank cells are one shared object, so that a row whose cells are the
@@ -155,42 +218,45 @@ let sharedCaches;
 function sharedOutputCaches() {
     if (sharedCaches === undefined) {
         sharedCaches = new OutputCaches();
-        sharedCaches.clips = new Map();
+        sharedCaches.widths = new FrameCache();
+        sharedCaches.blockWidths = new FrameCache();
+        sharedCaches.styledChars = new FrameCache();
+        sharedCaches.clips = new FrameCache();
         sharedCaches.rows = [];
-    }
-    for (const cache of [sharedCaches.styledChars, sharedCaches.widths, sharedCaches.blockWidths, sharedCaches.clips]) {
-        ${BOUNDED('cache', 20_000)}
     }
     return sharedCaches;
 }
 export default class Output {`,
       ],
+      ["import sliceAnsi from 'slice-ansi';", `import sliceAnsi from 'slice-ansi';\n${IMPORT_FRAME_CACHE}`],
     ],
   },
   {
-    /** The width of every text, every frame, was measured anew: kept. */
+    /** The width of every text, every frame, was measured anew: kept (what the last two frames used). */
     file: 'ink/build/render-node-to-output.js',
     replace: [
       [
         'const currentWidth = widestLine(text);',
         `let currentWidth = widestLines.get(text);
-                if (currentWidth === undefined) { ${BOUNDED('widestLines', 20_000)} currentWidth = widestLine(text); widestLines.set(text, currentWidth); }`,
+                if (currentWidth === undefined) { currentWidth = widestLine(text); widestLines.set(text, currentWidth); }`,
       ],
       [
         "import widestLine from 'widest-line';",
-        "import widestLine from 'widest-line';\nconst widestLines = new Map();",
+        `import widestLine from 'widest-line';\n${IMPORT_FRAME_CACHE}\nconst widestLines = new FrameCache();`,
       ],
     ],
   },
   {
-    /** Ink's caches of wrapped and measured texts grew for as long as the program ran. */
+    /**
+     * Ink's caches of wrapped and measured texts grew for as long as the program ran: they hold what
+     * the last two frames used.
+     */
     file: 'ink/build/wrap-text.js',
     replace: [
-      ['const cache = {};', 'let cache = {};\nlet cached = 0;'],
-      [
-        'cache[cacheKey] = wrappedText;',
-        'if (++cached > 20000) { cache = {}; cached = 0; }\n    cache[cacheKey] = wrappedText;',
-      ],
+      ["import wrapAnsi from 'wrap-ansi';", `import wrapAnsi from 'wrap-ansi';\n${IMPORT_FRAME_CACHE}`],
+      ['const cache = {};', 'const cache = new FrameCache();'],
+      ['const cachedText = cache[cacheKey];', 'const cachedText = cache.get(cacheKey);'],
+      ['cache[cacheKey] = wrappedText;', 'cache.set(cacheKey, wrappedText);'],
     ],
   },
   {
@@ -217,6 +283,74 @@ export default class Output {`,
                 }
                 this.hasPendingThrottledRender = true;`,
       ],
+      /**
+       * A terminal that does not read (a frozen SSH session) must not stop the process: the stream Ink
+       * draws through (src/ui-kit/terminal-writer.ts) says when the terminal has not yet taken the last
+       * frame, and then no frame is drawn until it has; the frame drawn then is the state of that
+       * moment. Each frame drawn also turns over the caches of the frames before (frame-cache.ts).
+       */
+      [
+        `    onRender = () => {
+        this.hasPendingThrottledRender = false;
+        if (this.isUnmounted) {
+            return;
+        }`,
+        `    onRender = () => {
+        this.hasPendingThrottledRender = false;
+        if (this.isUnmounted) {
+            return;
+        }
+        if (this.options.stdout.deferFrame?.(this.onRender)) {
+            return;
+        }
+        nextFrame();`,
+      ],
+      /**
+       * On a resize Ink drew at once (50 frames for 50 resizes in a quarter second), and erased its
+       * last frame's rows relative to a cursor the terminal had just moved. Now the frame limit
+       * applies, the last resize is always followed by a frame, and that frame comes after every
+       * other listener of the resize (the store's new size), drawn whole (log-update above).
+       */
+      [
+        `    resized = () => {
+        const currentWidth = this.getTerminalWidth();
+        if (currentWidth < this.lastTerminalWidth) {
+            // We clear the screen when decreasing terminal width to prevent duplicate overlapping re-renders.
+            this.log.clear();
+            this.lastOutput = '';
+            this.lastOutputToRender = '';
+        }
+        this.calculateLayout();
+        this.onRender();
+        this.lastTerminalWidth = currentWidth;
+    };`,
+        `    resized = () => {
+        this.lastOutput = '';
+        this.lastOutputToRender = '';
+        queueMicrotask(() => {
+            if (this.isUnmounted) {
+                return;
+            }
+            this.calculateLayout();
+            this.rootNode.onRender();
+        });
+    };
+    /** ctrl-l: the whole screen drawn again from scratch, now. */
+    repaint = () => {
+        if (this.isUnmounted) {
+            return;
+        }
+        this.log.repaint?.();
+        this.lastOutput = '';
+        this.lastOutputToRender = '';
+        this.calculateLayout();
+        this.onRender();
+    };`,
+      ],
+      [
+        "import logUpdate from './log-update.js';",
+        `import logUpdate from './log-update.js';\nimport { nextFrame } from '${FRAME_CACHE}';`,
+      ],
     ],
   },
   {
@@ -224,14 +358,18 @@ export default class Output {`,
     replace: [
       [
         '        clear: instance.clear,\n    };',
-        '        clear: instance.clear,\n        drawNextFrameAtOnce: () => { instance.nextFrameAtOnce = true; },\n    };',
+        '        clear: instance.clear,\n        drawNextFrameAtOnce: () => { instance.nextFrameAtOnce = true; },\n        repaint: () => instance.repaint(),\n    };',
       ],
     ],
   },
   {
     file: 'ink/build/measure-text.js',
     replace: [
-      ['cache.set(text, dimensions);', `${BOUNDED('cache', 20_000)}\n    cache.set(text, dimensions);`],
+      [
+        "import widestLine from 'widest-line';",
+        `import widestLine from 'widest-line';\n${IMPORT_FRAME_CACHE}`,
+      ],
+      ['const cache = new Map();', 'const cache = new FrameCache();'],
     ],
   },
 ];
@@ -241,12 +379,11 @@ export const patchedInk = {
   name: 'patch-ink',
   setup(pluginBuild) {
     neverInCi.setup(pluginBuild);
-    pluginBuild.onResolve({ filter: new RegExp(`^${LINE_UPDATE}$`) }, () => ({
-      path: resolve(
-        pluginBuild.initialOptions.absWorkingDir ?? process.cwd(),
-        'src/ui-kit/terminal-line-update.ts',
-      ),
-    }));
+    for (const [name, path] of Object.entries(OWN_MODULES)) {
+      pluginBuild.onResolve({ filter: new RegExp(`^${name}$`) }, () => ({
+        path: resolve(pluginBuild.initialOptions.absWorkingDir ?? process.cwd(), path),
+      }));
+    }
     for (const patch of INK_PATCHES) {
       const filter = new RegExp(`[\\\\/]${patch.file.replaceAll('.', '\\.').replaceAll('/', '[\\\\/]')}$`);
       pluginBuild.onLoad({ filter }, async (args) => {

@@ -70,6 +70,8 @@ export interface ControllerServices {
   quit(): void;
   /** The terminal, for what is written beside the frames (the clipboard); absent: copying is not possible. */
   terminal?: { write(bytes: string): void; tmux: boolean };
+  /** Draws the whole screen again from scratch (a real terminal only). */
+  repaint?(): void;
 }
 
 export interface ControllerOptions {
@@ -665,6 +667,8 @@ export function createController(options: ControllerOptions) {
     refreshAll: () => services.poller.refreshAll(),
     draft: (reviewId: string) => services.draft(reviewId),
     quit: () => services.quit(),
+    /** ctrl-l: the screen drawn again whole, whatever the terminal shows now. */
+    repaint: () => services.repaint?.(),
     dispose() {
       if (searchTimer) clearTimeout(searchTimer);
     },

@@ -55,6 +55,8 @@ export interface InboxUiOptions {
   terminal?: { write(bytes: string): void; tmux: boolean };
   /** Opens a text in the user's editor (a real terminal only). */
   editText?: (text: string) => Promise<string>;
+  /** Draws the whole screen again from scratch (a real terminal only). */
+  repaint?: () => void;
 }
 
 export function createInboxUi(session: Session, options: InboxUiOptions): InboxUi {
@@ -97,6 +99,7 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
       draft: (reviewId) => void session.draft(reviewId),
       quit: options.quit,
       ...(options.terminal ? { terminal: options.terminal } : {}),
+      ...(options.repaint ? { repaint: options.repaint } : {}),
     },
     ...(options.searchDebounceMs !== undefined ? { searchDebounceMs: options.searchDebounceMs } : {}),
     ...(options.now ? { now: options.now } : {}),

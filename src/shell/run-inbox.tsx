@@ -32,10 +32,18 @@ export interface RunInboxOptions {
   newMarksFadeMs?: number;
 }
 
-/** Ink's instance in the CLI's bundle adds drawNextFrameAtOnce (scripts/bundle-options.mjs); Ink as shipped has none. */
-type PatchedInstance = ReturnType<typeof render> & { drawNextFrameAtOnce?: () => void };
+/**
+ * Ink's instance in the CLI's bundle adds drawNextFrameAtOnce and repaint (scripts/bundle-options.mjs);
+ * Ink as shipped has neither.
+ */
+type PatchedInstance = ReturnType<typeof render> & { drawNextFrameAtOnce?: () => void; repaint?: () => void };
 
 const HANG_UP_EXIT = 129;
+/**
+ * How long a process that has quit waits for a terminal that does not read (a frozen SSH session) to
+ * take the way back (the main screen, the cursor) before it ends anyway.
+ */
+const EXIT_WAIT_MS = 2_000;
 const SIGNAL_EXIT: Record<string, number> = { SIGHUP: HANG_UP_EXIT, SIGINT: 130, SIGTERM: 143 };
 
 /** Shows a started session (see start-inbox-session.ts) until staff quit; closes it on the way out. */
@@ -77,11 +85,7 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
     settings: notify,
     tmux: Boolean(process.env.TMUX),
     write: (text) => {
-      try {
-        if (!closing && stdout.writable) stdout.write(text);
-      } catch {
-        // The terminal is gone: the hang-up ends the inbox.
-      }
+      if (!closing) screen.write(text);
     },
   });
   const shutdown = (code: number) => {
@@ -129,7 +133,7 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
             // The terminal may be gone; the editor will say so.
           }
           instance = undefined;
-          screen.suspend();
+          return screen.suspend();
         },
         takeBack: () => {
           if (!closing) screen.resume();
@@ -154,22 +158,23 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
     ...(Wallboard ? { Wallboard } : {}),
     ...(options.newMarksFadeMs !== undefined ? { newMarksFadeMs: options.newMarksFadeMs } : {}),
     // The clipboard (OSC 52) is written to the terminal itself, between frames; tmux needs it wrapped.
-    terminal: {
-      write: (bytes) => {
-        if (!stdout.destroyed && stdout.writable) stdout.write(bytes);
-      },
-      tmux: Boolean(process.env.TMUX),
-    },
+    terminal: { write: (bytes) => screen.write(bytes), tmux: Boolean(process.env.TMUX) },
+    // ctrl-l: the whole screen drawn again from scratch.
+    repaint: () => (instance as PatchedInstance | undefined)?.repaint?.(),
     editText,
     ...(options.keys ? { keys: options.keys } : {}),
   });
   const onSignal = (signal: NodeJS.Signals) => shutdown(SIGNAL_EXIT[signal] ?? 1);
+  let crashed = false;
   const onCrash = (error: unknown) => {
+    if (crashed) return;
+    crashed = true;
     unmountThenRestore();
     const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    // Every key this process used (a new one after a rotation too) is redacted.
-    process.stderr.write(`shop-inbox crashed: ${session.redact(text)}\n`);
-    process.exit(70);
+    // Every key this process used (a new one after a rotation too) is redacted. The process ends once
+    // the terminal has taken the report (its writes do not wait: see terminal.ts), or after a while.
+    process.stderr.write(`shop-inbox crashed: ${session.redact(text)}\n`, () => process.exit(70));
+    setTimeout(() => process.exit(70), EXIT_WAIT_MS).unref();
   };
   // On any exit, even process.exit() from a dependency, the terminal comes back.
   const onExit = () => unmountThenRestore();
@@ -194,5 +199,7 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
     process.off('unhandledRejection', onCrash);
     process.off('exit', onExit);
     screen.restore();
+    // A terminal that does not read keeps what it has not taken queued, and the process alive: not for ever.
+    if (!screen.drained) setTimeout(() => process.exit(), EXIT_WAIT_MS).unref();
   }
 }

@@ -22,7 +22,7 @@ export interface SeenState {
 const arrivalKey = (kind: SeenKind, id: string) => `${kind}:${id}`;
 
 /** Enough to cover every list page (at most 100 items) many times over, small for a process that runs for days. */
-const KNOWN_LIMIT = 2_000;
+export const KNOWN_LIMIT = 2_000;
 
 export function emptySeen(): SeenState {
   return {
@@ -46,16 +46,20 @@ export function observe(
   const arrived = ids.filter((id) => !known.has(id));
   if (arrived.length === 0) return seen;
   const nextKnown = new Set(known);
-  for (const id of arrived) nextKnown.add(id);
-  for (const id of nextKnown) {
-    if (nextKnown.size <= KNOWN_LIMIT) break;
-    nextKnown.delete(id);
-  }
   const fresh = new Set(seen.fresh[kind]);
   const arrivedAt = new Map(seen.arrivedAt);
   for (const id of arrived) {
+    nextKnown.add(id);
     fresh.add(id);
     arrivedAt.set(arrivalKey(kind, id), now);
+  }
+  // The oldest go, their marks with them: an inbox left open for weeks with nobody selecting anything
+  // holds at most KNOWN_LIMIT marks of a kind (each list page shows at most 100 items).
+  for (const id of nextKnown) {
+    if (nextKnown.size <= KNOWN_LIMIT) break;
+    nextKnown.delete(id);
+    fresh.delete(id);
+    arrivedAt.delete(arrivalKey(kind, id));
   }
   return { known: { ...seen.known, [kind]: nextKnown }, fresh: { ...seen.fresh, [kind]: fresh }, arrivedAt };
 }

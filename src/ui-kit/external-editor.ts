@@ -39,8 +39,11 @@ async function runtimeDir(env: NodeJS.ProcessEnv): Promise<string> {
 
 export interface EditOptions {
   env: NodeJS.ProcessEnv;
-  /** Gives the terminal to the editor: input no longer read, raw mode, mouse, paste and alternate screen off. */
-  handOver(): void;
+  /**
+   * Gives the terminal to the editor: input no longer read, raw mode, mouse, paste and alternate screen
+   * off; the editor starts once the terminal has taken all of that.
+   */
+  handOver(): void | Promise<void>;
   /** Takes it back and draws the whole screen again. */
   takeBack(): void;
 }
@@ -52,7 +55,7 @@ export async function editExternally(text: string, options: EditOptions): Promis
   try {
     await writeFile(file, text, { mode: 0o600, flag: 'wx' });
     const command = editorCommand(options.env);
-    options.handOver();
+    await options.handOver();
     let status: { code: number | null; error?: Error };
     try {
       status = await new Promise((resolve) => {

@@ -4,29 +4,38 @@
  * line whole; over SSH, moving the highlight one row cost two full 120-column
  * lines and the thread beside it, most of them unchanged. Used by the bundle's
  * patched Ink (scripts/bundle-options.mjs), so every frame pays only for what
- * changed in it.
+ * changed in it; and the frame drawn whole when what the screen shows is
+ * not known (after a resize, ctrl-l).
  */
 import { styledCharsFromTokens, styledCharsToString, tokenize } from '@alcalzone/ansi-tokenize';
 import stringWidth from 'string-width';
+import { FrameCache } from './frame-cache.js';
 
 type StyledChar = ReturnType<typeof styledCharsFromTokens>[number];
 
 const ESC = '\u001B';
 const ERASE_TO_END = `${ESC}[K`;
+const ERASE_LINE = `${ESC}[2K`;
+const ERASE_BELOW = `${ESC}[J`;
 const cursorToColumn = (column: number) => `${ESC}[${column + 1}G`;
 
-const charsCache = new Map<string, StyledChar[]>();
-const CACHE_LIMIT = 4_000;
+/**
+ * The cells of the lines of the last two frames (a line's previous text is always the last frame's).
+ * A frame has a line per row; the limit only matters if frames stopped being counted.
+ */
+const charsCache = new FrameCache<string, StyledChar[]>(1_000);
 
 function charsOf(line: string): StyledChar[] {
   let chars = charsCache.get(line);
   if (chars === undefined) {
-    if (charsCache.size > CACHE_LIMIT) charsCache.clear();
     chars = styledCharsFromTokens(tokenize(line));
     charsCache.set(line, chars);
   }
   return chars;
 }
+
+/** Lines whose cells are kept (the tests check the bound). */
+export const cachedLineCount = (): number => charsCache.size;
 
 /** Columns a cell takes, as Ink's renderer counts them (every cell at least one). */
 const cellWidth = (char: StyledChar) => Math.max(1, stringWidth(char.value));
@@ -70,6 +79,19 @@ export function lineUpdate(previous: string, next: string): string {
     (written.length > 0 ? styledCharsToString(written) : '') +
     (keepsTail ? '' : ERASE_TO_END);
   return update.length < whole.length ? update : whole;
+}
+
+/**
+ * A whole frame (rows joined by line breaks, as Ink renders it) drawn over whatever the screen shows,
+ * without relying on where the cursor is, on what the terminal holds or on the terminal turning a
+ * line feed into a new line: from the top left, each row erased as it is written, everything below
+ * the frame erased (from the start of its last row, never from a cursor left in the last column,
+ * where an erase would take that column's character).
+ */
+export function wholeScreen(frame: string): string {
+  const rows = frame.split('\n');
+  const last = rows.length - 1;
+  return `${ESC}[0m${ESC}[H${rows.map((row, index) => `${index === last ? ERASE_BELOW : ERASE_LINE}${row}`).join('\r\n')}`;
 }
 
 /** Runs of "next line" moves (rows left as they were) as one move: ESC[E ESC[E ESC[E is ESC[3E. */

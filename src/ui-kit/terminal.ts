@@ -4,11 +4,13 @@
  * break is text, not Enter), mouse reporting when it is on, the user's window
  * title kept aside while the inbox sets its own, and the way back. `restore()` is safe to call
  * from every exit path, any number of times, even when the terminal is
- * already gone (a dropped SSH session).
+ * already gone (a dropped SSH session). Everything is written through one
+ * writer that never stops the process (terminal-writer.ts).
  */
 import { closeSync, openSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { POP_TITLE, PUSH_TITLE } from './terminal-signals.js';
+import { createTerminalWriter, setTerminalBlocking } from './terminal-writer.js';
 
 /** Alternate screen, then bracketed paste. */
 const ENTER = '\u001B[?1049h\u001B[?2004h';
@@ -54,37 +56,24 @@ export interface FullScreenOptions {
 }
 
 export interface FullScreen {
-  /** The stream to draw through: the terminal, less the one sequence that would erase the shell's history. */
+  /**
+   * The stream to draw through: the terminal, less the one sequence that would erase the shell's
+   * history; frames wait while the terminal does not read (see terminal-writer.ts).
+   */
   readonly output: NodeJS.WriteStream;
+  /** Writes beside the frames (title, notifications, bell, clipboard); never blocks, bounded while the terminal does not read. */
+  write(text: string): void;
+  /** Whether the terminal has taken everything written (after `restore()`: whether it has its modes back). */
+  readonly drained: boolean;
   restore(): void;
-  /** Gives the terminal to another program (an editor): raw mode, mouse, paste and the alternate screen off. */
-  suspend(): void;
+  /**
+   * Gives the terminal to another program (an editor): raw mode, mouse, paste and the alternate screen
+   * off. Resolves once the terminal has taken all of it, so that nothing of ours lands among the
+   * other program's output.
+   */
+  suspend(): Promise<void>;
   /** Takes it back after `suspend()`: the alternate screen (blank, to be drawn whole), paste and mouse on again. */
   resume(): void;
-}
-
-function safeWrite(stream: NodeJS.WriteStream, text: string): void {
-  try {
-    if (!stream.destroyed && stream.writable) stream.write(text);
-  } catch {
-    // The terminal is gone (EIO/EPIPE after a hang-up): nothing left to restore.
-  }
-}
-
-/** `stdout` as seen by the renderer: the same stream in every respect but that its writes never erase the scrollback. */
-function withoutScrollbackErase(stdout: NodeJS.WriteStream): NodeJS.WriteStream {
-  const write = (chunk: unknown, ...rest: unknown[]) =>
-    (stdout.write as (...args: unknown[]) => boolean)(
-      typeof chunk === 'string' ? chunk.replaceAll(ERASE_SCROLLBACK, '') : chunk,
-      ...rest,
-    );
-  return new Proxy(stdout, {
-    get(target, property) {
-      if (property === 'write') return write;
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }
 
 const fdOf = (stream: unknown): number | undefined => {
@@ -136,7 +125,14 @@ export function enterFullScreen(
   });
   if (terminalFds.length > 0) process.once('exit', () => releaseVanishedTerminal(terminalFds));
 
-  safeWrite(stdout, `${title ? PUSH_TITLE : ''}${ENTER}${mouse ? MOUSE_ON : ''}`);
+  const writer = createTerminalWriter(stdout, {
+    rewriteFrame: (text) => text.replaceAll(ERASE_SCROLLBACK, ''),
+  });
+  // What goes to stderr on the same terminal must not wait for it either: a crash report, and the
+  // cursor Ink's cli-cursor shows again at exit; the process would hang there, and with it the hub of
+  // the other terminals. Node puts the mode back at exit.
+  if (stderr?.isTTY) setTerminalBlocking(stderr, false);
+  writer.direct(`${title ? PUSH_TITLE : ''}${ENTER}${mouse ? MOUSE_ON : ''}`);
   let restored = false;
   const rawOff = () => {
     try {
@@ -146,21 +142,33 @@ export function enterFullScreen(
     }
   };
   return {
-    output: withoutScrollbackErase(stdout),
+    output: writer.frames,
+    write: (text) => {
+      if (!restored) writer.aside(text);
+    },
+    get drained() {
+      return writer.drained;
+    },
     restore() {
       if (restored) return;
       restored = true;
       rawOff();
-      safeWrite(stdout, title ? LEAVE + POP_TITLE : LEAVE);
+      // After the frame the terminal may still be taking, so that the way back is the last thing it gets.
+      writer.dispose();
+      writer.direct(title ? LEAVE + POP_TITLE : LEAVE);
     },
-    suspend() {
+    async suspend() {
       if (restored) return;
       rawOff();
-      safeWrite(stdout, LEAVE);
+      writer.direct(LEAVE);
+      await writer.whenDrained();
+      // The editor inherits this descriptor: it writes as programs expect, waiting for the terminal.
+      writer.setBlocking(true);
     },
     resume() {
       if (restored) return;
-      safeWrite(stdout, `${mouse ? ENTER + MOUSE_ON : ENTER}\u001B[H\u001B[2J`);
+      writer.setBlocking(false);
+      writer.direct(`${mouse ? ENTER + MOUSE_ON : ENTER}\u001B[H\u001B[2J`);
     },
   };
 }

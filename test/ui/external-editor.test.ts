@@ -33,7 +33,13 @@ async function script(name: string, body: string): Promise<string> {
 
 function handOvers() {
   const calls: string[] = [];
-  return { calls, handOver: () => calls.push('hand over'), takeBack: () => calls.push('take back') };
+  return {
+    calls,
+    handOver: () => {
+      calls.push('hand over');
+    },
+    takeBack: () => calls.push('take back'),
+  };
 }
 
 describe('the editor', () => {

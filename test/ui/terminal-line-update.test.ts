@@ -2,14 +2,16 @@
  * Sending only the cells of a line that changed: whatever the two lines are
  * (styles, wide characters, shorter or longer), a terminal that showed the
  * first and received the update shows exactly what one that received the
- * second whole shows, cell by cell, colours and attributes included. The
+ * second whole shows, cell by cell, colours and attributes included. And a
+ * frame drawn whole over a screen something else wrote on (after a resize,
+ * ctrl-l) leaves exactly what a blank screen given that frame shows. The
  * terminal is xterm.js with Unicode 11 widths; the lines are random.
  */
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import xtermHeadless from '@xterm/headless';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { collapseLineMoves, lineUpdate } from '../../src/ui-kit/terminal-line-update.js';
+import { collapseLineMoves, lineUpdate, wholeScreen } from '../../src/ui-kit/terminal-line-update.js';
 
 const ESC = '\u001B';
 const STYLES = ['', `${ESC}[1m`, `${ESC}[7m`, `${ESC}[2m`, `${ESC}[31m`, `${ESC}[36m`, `${ESC}[1m${ESC}[33m`];
@@ -97,5 +99,76 @@ describe('lineUpdate', () => {
 describe('collapseLineMoves', () => {
   it('writes a run of unchanged rows as one move', () => {
     expect(collapseLineMoves(`x${ESC}[E${ESC}[E${ESC}[Ey${ESC}[Ez`)).toBe(`x${ESC}[3Ey${ESC}[Ez`);
+  });
+});
+
+describe('wholeScreen', () => {
+  const ROWS = 8;
+  const screenTerminal = () => {
+    const term = new xtermHeadless.Terminal({ cols: 80, rows: ROWS, allowProposedApi: true });
+    term.loadAddon(new Unicode11Addon());
+    term.unicode.activeVersion = '11';
+    return term;
+  };
+  const garbled = screenTerminal();
+  const blank = screenTerminal();
+  afterAll(() => {
+    garbled.dispose();
+    blank.dispose();
+  });
+
+  /** Every cell of the screen, as in cells() above. */
+  const screenCells = (term: ReturnType<typeof screenTerminal>) => {
+    const cell = term.buffer.active.getNullCell();
+    const out: string[] = [];
+    // Below what an erase of the whole screen pushed into the history.
+    const top = term.buffer.active.baseY;
+    for (let y = 0; y < ROWS; y += 1) {
+      const row = term.buffer.active.getLine(top + y);
+      for (let x = 0; x < term.cols; x += 1) {
+        row?.getCell(x, cell);
+        out.push(
+          [cell.getChars() || ' ', cell.getWidth(), cell.getFgColor(), cell.isBold(), cell.isInverse()].join(
+            '|',
+          ),
+        );
+      }
+    }
+    return out;
+  };
+
+  /** What another program or a garbled sequence left: text anywhere, in any style, the cursor anywhere. */
+  const scribble = fc
+    .array(
+      fc.tuple(
+        fc.integer({ min: 1, max: ROWS }),
+        fc.integer({ min: 1, max: 80 }),
+        fc.constantFrom(...STYLES),
+        fc.constantFrom(...TEXTS),
+      ),
+      { maxLength: 12 },
+    )
+    .map((writes) =>
+      writes.map(([row, column, style, text]) => `${ESC}[${row};${column}H${style}${text}`).join(''),
+    );
+  /** A row as wide as the terminal: what follows it must not erase its last column. */
+  const fullRow = fc.constantFrom('─', '│', 'x').map((char) => char.repeat(80));
+  /** A frame as Ink renders the inbox's: shorter than the terminal, ending with a line break. */
+  const frame = fc
+    .array(fc.oneof(line, fullRow), { minLength: 1, maxLength: ROWS - 1 })
+    .chain((rows) => fc.boolean().map((trailing) => `${rows.join('\n')}${trailing ? '\n' : ''}`));
+
+  it('leaves what a blank screen given the same frame shows, whatever was on screen', async () => {
+    await fc.assert(
+      fc.asyncProperty(scribble, frame, async (before, next) => {
+        await write(garbled, `${ESC}[0m${ESC}[H${ESC}[2J${before}`);
+        await write(garbled, wholeScreen(next));
+        await write(blank, `${ESC}[0m${ESC}[H${ESC}[2J`);
+        // A blank screen and a cursor at the top left: what Ink's first frame relies on.
+        await write(blank, next.replaceAll('\n', '\r\n'));
+        expect(screenCells(garbled)).toEqual(screenCells(blank));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -134,6 +134,19 @@ export const GLOBAL_COMMANDS: readonly Command[] = [
   }),
 ];
 
+/**
+ * ctrl-l, as in a shell, vim or less: the whole screen drawn again from scratch, for when something
+ * else wrote on it (a program in the background, a message from the system, a terminal that garbled it).
+ */
+export const REDRAW: Command = {
+  id: 'redraw',
+  mode: 'always',
+  keys: ['ctrl-l'],
+  label: 'draw the whole screen again (when something else wrote on it)',
+  inPalette: false,
+  run: (context) => context.ui.repaint(),
+};
+
 /** ctrl-c: quit from anywhere; with a question on screen it answers no first, then asks to quit if anything is unsent. */
 export const INTERRUPT: Command = {
   id: 'interrupt',

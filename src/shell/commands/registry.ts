@@ -6,7 +6,7 @@
  */
 import { PANES } from '../../panes/registry.js';
 import type { Command } from '../../ui-kit/commands/command.js';
-import { GLOBAL_COMMANDS, INTERRUPT } from './global-commands.js';
+import { GLOBAL_COMMANDS, INTERRUPT, REDRAW } from './global-commands.js';
 import { LOG_COMMANDS, OPEN_LOG } from './log-commands.js';
 import {
   CONFIRM_COMMANDS,
@@ -33,5 +33,6 @@ export const ALL_COMMANDS: readonly Command[] = [
   ...PANES.flatMap((pane) => pane.commands),
   ...GLOBAL_COMMANDS,
   OPEN_LOG,
+  REDRAW,
   INTERRUPT,
 ];

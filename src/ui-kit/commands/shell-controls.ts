@@ -71,6 +71,8 @@ export interface ShellControls {
 
   refreshVisible(): void;
   refreshAll(): void;
+  /** Draws the whole screen again from scratch (ctrl-l); nothing where there is no real terminal. */
+  repaint(): void;
   draft(reviewId: string): void;
   quit(): void;
 }

@@ -1,0 +1,146 @@
+/**
+ * A program the bench measures, in a real pseudo-terminal seen through a
+ * headless xterm of the same size: when its output arrived, when the screen
+ * first showed a pattern, and the memory it reports about itself.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import xtermHeadless from '@xterm/headless';
+import pty from 'node-pty';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const rssMiB = (pid: number) => {
+  try {
+    const status = spawnSync('cat', [`/proc/${pid}/status`], { encoding: 'utf8' }).stdout;
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+};
+
+export interface Program {
+  term: pty.IPty;
+  /** When each chunk of output arrived, and its size in bytes. */
+  chunks: Array<{ at: number; bytes: number }>;
+  /**
+   * Resolves with the time from spawn until the screen (a headless xterm fed
+   * every byte) first showed the pattern: the arrival of the chunk that
+   * completed it, not the moment the bench got round to parsing it.
+   */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<number>;
+  /**
+   * The heap and RSS the program reports about itself (see the preload below); after a full garbage
+   * collection when it runs with --expose-gc.
+   */
+  memory(): Promise<NodeJS.MemoryUsage>;
+  /** The terminal and the xterm reading it take a new size, as a window being resized does. */
+  resize(cols: number, rows: number): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Loaded into each program measured: on SIGUSR2 it writes its own
+ * process.memoryUsage() to a file, after a full collection when the program
+ * runs with --expose-gc. It does nothing else. (A data: URL: no `?` or `#`
+ * in it.)
+ */
+const MEMORY_PROBE =
+  "data:text/javascript,import { writeFileSync } from 'node:fs'; process.on('SIGUSR2', () => { if (globalThis.gc) globalThis.gc(); writeFileSync(process.env.BENCH_MEMORY_FILE, JSON.stringify(process.memoryUsage())); });";
+
+let probeCount = 0;
+export function start(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cols = 120,
+  rows = 40,
+  nodeArgs: string[] = [],
+): Program {
+  const memoryFile = join(tmpdir(), `shop-inbox-bench-memory-${process.pid}-${probeCount++}.json`);
+  const started = performance.now();
+  const term = pty.spawn(process.execPath, [...nodeArgs, '--import', MEMORY_PROBE, script, ...args], {
+    cols,
+    rows,
+    cwd: process.cwd(),
+    env: { ...env, TERM: 'xterm-256color', LANG: 'C.UTF-8', BENCH_MEMORY_FILE: memoryFile },
+  });
+  // What a user would see: programs that send only the changed cells of a
+  // frame cannot be read from their raw output.
+  const screen = new xtermHeadless.Terminal({ cols, rows, allowProposedApi: true });
+  const screenText = () => {
+    const buffer = screen.buffer.active;
+    const lines: string[] = [];
+    for (let y = 0; y < screen.rows; y += 1)
+      lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
+    return lines.join('\n');
+  };
+  const waiters = new Set<{ pattern: RegExp; resolve: (at: number) => void }>();
+  const chunks: Program['chunks'] = [];
+  term.onData((data) => {
+    const at = performance.now();
+    chunks.push({ at, bytes: Buffer.byteLength(data) });
+    screen.write(data, () => {
+      if (waiters.size === 0) return;
+      const text = screenText();
+      for (const waiter of waiters) {
+        if (!waiter.pattern.test(text)) continue;
+        waiters.delete(waiter);
+        waiter.resolve(at - started);
+      }
+    });
+  });
+  const exited = new Promise<void>((resolve) => term.onExit(() => resolve()));
+  return {
+    term,
+    chunks,
+    waitFor(pattern, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const waiter = {
+          pattern,
+          resolve: (at: number) => {
+            clearTimeout(timer);
+            resolve(at);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new Error(`never showed ${pattern}; the screen:\n${screenText()}`));
+        }, timeoutMs);
+        waiters.add(waiter);
+        // Already on screen (a later wait for what an earlier frame drew).
+        screen.write('', () => {
+          if (waiters.has(waiter) && pattern.test(screenText())) {
+            waiters.delete(waiter);
+            waiter.resolve(performance.now() - started);
+          }
+        });
+      });
+    },
+    async memory() {
+      await rm(memoryFile, { force: true });
+      process.kill(term.pid, 'SIGUSR2');
+      for (let i = 0; i < 200; i += 1) {
+        try {
+          return JSON.parse(await readFile(memoryFile, 'utf8')) as NodeJS.MemoryUsage;
+        } catch {
+          await sleep(10);
+        }
+      }
+      throw new Error('no memory report');
+    },
+    resize(newCols, newRows) {
+      term.resize(newCols, newRows);
+      screen.resize(newCols, newRows);
+    },
+    async stop() {
+      term.write('q');
+      await Promise.race([exited, sleep(3_000)]);
+      term.kill();
+      screen.dispose();
+      await rm(memoryFile, { force: true });
+    },
+  };
+}
