@@ -12,10 +12,13 @@
  *   could not be read (then y sends without that check: staff decided knowingly)
  * n → the text goes back to the composer
  */
+import { ApiError } from '../api/errors.js';
+import { explainApiError } from '../api/explain-error.js';
 import type { Message } from '../contract/resources.js';
 import { confirmationFor, preSendChecks, preSendSummary } from '../rules/pre-send-checks.js';
 import type { AppState, ComposerTarget, ConfirmSend } from '../store/app-store.js';
 import { emptyLine, type LineText } from '../store/line-editor.js';
+import { sanitize } from '../text/sanitize.js';
 import { arrivedSince, preSendFacts, withSeenTexts } from './pre-send-facts.js';
 import type { SendOutcome } from './send-outcome.js';
 
@@ -44,6 +47,31 @@ export type SendAnswer = { kind: 'yes' } | { kind: 'no' } | { kind: 'typed' };
 
 /** The result of reading the thread again before sending. */
 export type Reread = { ok: true } | { ok: false; why: string };
+
+/** A read that failed, and why in plain words, safe for the screen. */
+export function rereadFailed(error: unknown): Reread {
+  const why =
+    error instanceof ApiError
+      ? explainApiError(error)
+      : sanitize(error instanceof Error ? error.message : String(error), { singleLine: true });
+  return { ok: false, why };
+}
+
+/**
+ * What reading the thread again before sending leads to, wherever the question is asked (the composer, the
+ * command line): texts that arrived are shown and asked about (even when the read failed: they are known);
+ * a read that failed is asked about, saying why; otherwise the text is sent.
+ */
+export type RereadVerdict<T> =
+  | { kind: 'send' }
+  | { kind: 'arrived'; texts: readonly T[] }
+  | { kind: 'reread-failed'; why: string };
+
+export function rereadVerdict<T>(arrived: readonly T[], reread: Reread): RereadVerdict<T> {
+  if (arrived.length > 0) return { kind: 'arrived', texts: arrived };
+  if (!reread.ok) return { kind: 'reread-failed', why: reread.why };
+  return { kind: 'send' };
+}
 
 /**
  * The question for a text, with what the checks found, bound to `target` as it is now (its texts read so
@@ -156,15 +184,19 @@ export function afterReread(
   now: number,
 ): SendStep {
   const { target, body } = prompt;
-  const arrived = arrivedSince(state, target);
-  if (arrived.length > 0) return askAgainWith(state, prompt, arrived, now);
-  if (!reread.ok)
-    return {
-      kind: 'ask-again',
-      prompt: { ...asPlainQuestion(prompt), rereadFailed: reread.why },
-      because: { kind: 'reread-failed', why: reread.why },
-    };
-  return { kind: 'deliver', target, body, checked: true };
+  const verdict = rereadVerdict(arrivedSince(state, target), reread);
+  switch (verdict.kind) {
+    case 'arrived':
+      return askAgainWith(state, prompt, verdict.texts, now);
+    case 'reread-failed':
+      return {
+        kind: 'ask-again',
+        prompt: { ...asPlainQuestion(prompt), rereadFailed: verdict.why },
+        because: verdict,
+      };
+    case 'send':
+      return { kind: 'deliver', target, body, checked: true };
+  }
 }
 
 /** An edit of the word typed at a question that wants one; undefined when there is none to edit now. */

@@ -6,16 +6,14 @@
  * reads the store and never writes it: showing an outcome is the shell's.
  */
 import type { ShopClient } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
-import { explainApiError } from '../api/explain-error.js';
 import { storeData } from '../poller/store-writes.js';
 import type { AppStore, ComposerTarget, ConfirmSend } from '../store/app-store.js';
-import { sanitize } from '../text/sanitize.js';
 import {
   afterReread,
   answerSend,
   askToSend,
   type Reread,
+  rereadFailed,
   type SendAnswer,
   type SendStep,
 } from './send-decision.js';
@@ -35,12 +33,6 @@ export interface SendFlowOptions {
 
 export type SendFlow = ReturnType<typeof createSendFlow>;
 
-/** Why a read failed, in plain words, safe for the screen. */
-function whyNotRead(error: unknown): string {
-  if (error instanceof ApiError) return explainApiError(error);
-  return sanitize(error instanceof Error ? error.message : String(error), { singleLine: true });
-}
-
 export function createSendFlow(options: SendFlowOptions) {
   const { store, now } = options;
 
@@ -57,7 +49,7 @@ export function createSendFlow(options: SendFlowOptions) {
       storeData(store, { kind: 'lead', id: leadId }, detail, now());
       result = { ok: true };
     } catch (error) {
-      result = { ok: false, why: whyNotRead(error) };
+      result = rereadFailed(error);
     }
     // Closed meanwhile (esc, the key turned read-only…): that was the answer.
     if (store.getState().prompt !== checking) return { kind: 'withdrawn' };
