@@ -135,8 +135,9 @@ export function answerSend(
   answer: SendAnswer,
   now: number,
 ): SendStep {
-  if (prompt.checking) return { kind: 'ignored' };
+  // No (n, esc) always answers, even while the thread is read again: nothing is sent then.
   if (answer.kind === 'no') return { kind: 'declined', target: prompt.target };
+  if (prompt.checking) return { kind: 'ignored' };
   if (answer.kind === 'yes' && prompt.word !== undefined) return { kind: 'ignored' };
   if (answer.kind === 'typed') {
     if (prompt.word === undefined) return { kind: 'ignored' };

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Simulator } from '../../src/sim/simulator.js';
 import { seedCustomersAfternoon } from '../support/clock.js';
-import { KEYS, startTui, type TestTui } from '../support/tui.js';
+import { KEYS, settle, startTui, type TestTui } from '../support/tui.js';
 import {
   composedText,
   inboxLeadWhere,
@@ -141,5 +141,31 @@ describe('the thread cannot be read again before sending', () => {
     await tui.press('y');
     await tui.waitFor(`Sent to ${contact.name} (${contact.phone}).`);
     expect(wire.writes).toHaveLength(1);
+  });
+});
+
+describe('while the thread is read again', () => {
+  it('esc answers no: the text is back in the composer, and nothing is sent when the read ends', async () => {
+    const { tui, wire } = await start();
+    const body = 'See you at 3';
+    const { leadId, contact } = await askToSendToConsenting(tui, body);
+    wire.hold((request) => request.method === 'GET' && request.path === `/v1/leads/${leadId}`);
+    await tui.press('y');
+    await tui.waitFor(
+      `Sending to ${contact.name} (${contact.phone}) once the thread is read again · esc: no`,
+    );
+    await tui.waitFor(() => wire.held > 0);
+
+    await tui.press(KEYS.escape);
+    await waitComposer(tui, contact.id);
+    expect(composedText(tui, contact.id)).toBe(body);
+    // The read that was held ends: the flow decides in the same step as it stores the thread.
+    const before = tui.state().leads[leadId]?.updatedAt;
+    wire.release();
+    await tui.waitFor((_frame, state) => state.leads[leadId]?.updatedAt !== before);
+    await settle();
+    expect(tui.state().prompt).toBeUndefined();
+    expect(tui.state().composer?.contactId).toBe(contact.id);
+    expect(wire.writes).toEqual([]);
   });
 });
