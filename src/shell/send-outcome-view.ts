@@ -64,6 +64,8 @@ export function showSendStep(
       return;
     // The sender closed the question and the composer, and says what becomes of the text.
     case 'sending':
+      screen.askedIn(undefined);
+      return;
     case 'sent':
     case 'replayed':
     case 'parked':

@@ -9,6 +9,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/api/errors.js';
 import type { LeadDetail, Message } from '../../src/contract/resources.js';
 import { type AppState, type ConfirmSend, initialState } from '../../src/store/app-store.js';
 import { lineOf } from '../../src/store/line-editor.js';
@@ -17,6 +18,8 @@ import {
   answerSend,
   askToSend,
   editTypedWord,
+  rereadFailed,
+  rereadVerdict,
   type SendAnswer,
 } from '../../src/user-actions/send-decision.js';
 
@@ -345,5 +348,43 @@ describe('the typed word', () => {
         expect(edited).toEqual({ ...prompt, typed: lineOf(text), mistyped: false });
       }),
     );
+  });
+});
+
+describe('the verdict after reading again, shared by the composer and `send` at a terminal', () => {
+  it('texts that arrived are asked about first (even when the read failed); a failed read is asked about; else send', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string(), { maxLength: 3 }),
+        fc.option(fc.string(), { nil: undefined }),
+        (arrived, failure) => {
+          const reread =
+            failure === undefined ? ({ ok: true } as const) : ({ ok: false, why: failure } as const);
+          const verdict = rereadVerdict(arrived, reread);
+          if (arrived.length > 0) expect(verdict).toEqual({ kind: 'arrived', texts: arrived });
+          else if (failure !== undefined) expect(verdict).toEqual({ kind: 'reread-failed', why: failure });
+          else expect(verdict).toEqual({ kind: 'send' });
+        },
+      ),
+    );
+  });
+
+  it('says why a read failed in plain words, one line, without what a hostile server put in it', () => {
+    const error = new ApiError({
+      code: 'network',
+      status: 0,
+      message: 'socket hang up\u001b]0;pwned\u0007\nsecond line',
+      endpoint: 'GET /leads/{id}',
+    });
+    const failed = rereadFailed(error);
+    expect(failed.ok).toBe(false);
+    if (failed.ok) return;
+    expect(failed.why).toMatch(/^socket hang up/);
+    expect(failed.why).toMatch(/Check the base URL and the network\.$/);
+    expect(failed.why).not.toMatch(/\p{Cc}/u);
+    expect(rereadFailed(new Error('boom\u001b[2J'))).toEqual({
+      ok: false,
+      why: expect.not.stringMatching(/\p{Cc}/u),
+    });
   });
 });
