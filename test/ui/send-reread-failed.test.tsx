@@ -59,7 +59,7 @@ async function start() {
 }
 
 const AGAIN = (contact: { name: string; phone: string }) =>
-  `Thread not read again: send to ${contact.name} (${contact.phone}) without that check? y/n`;
+  `Thread not read again: send to ${contact.name} (${contact.phone}) anyway? y/n`;
 
 describe('the thread cannot be read again before sending', () => {
   it('asks again, saying why, and sends nothing; the second y sends once, to the same contact, the exact text', async () => {
