@@ -31,6 +31,7 @@ import {
 import type { OutgoingText } from '../store/app-store.js';
 import { recipientLabel } from '../text/recipient.js';
 import { sanitize } from '../text/sanitize.js';
+import { type Reread, rereadFailed, rereadVerdict } from '../user-actions/send-decision.js';
 import { AUTO_RETRY_WINDOW_MS } from '../user-actions/send-text.js';
 import { findContact } from './contact-lookup.js';
 import { EXIT, type ExitCode, exitCodeOf } from './exit-codes.js';
@@ -173,20 +174,35 @@ async function askAtTerminal(
     const yes = word === 'y' ? /^y(es)?$/i.test(answer ?? '') : answer === word;
     if (!yes) return { send: false, findings, flags, facts };
     flags = flagsOfAnswer(word, flags);
-    // What arrived while the question was open is shown, and the question asked again (the composer does so).
+    // Read again after the answer, and decided as the composer decides (user-actions/send-decision.ts).
     const seen = new Set(textsOf(facts.threads).map((message) => message.id));
-    const threads = await rereadThreads(
-      context.client,
-      contact,
-      facts.threads.map((thread) => thread.lead.id),
-    );
-    facts = { ...facts, threads };
-    const arrived = textsOf(threads).filter((message) => !seen.has(message.id));
-    if (arrived.length === 0) return { send: true, findings, flags, facts };
+    let reread: Reread = { ok: true };
+    try {
+      const threads = await rereadThreads(
+        context.client,
+        contact,
+        facts.threads.map((thread) => thread.lead.id),
+      );
+      facts = { ...facts, threads };
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      reread = rereadFailed(error);
+    }
+    const arrived = textsOf(facts.threads).filter((message) => !seen.has(message.id));
+    const verdict = rereadVerdict(arrived, reread);
+    if (verdict.kind === 'send') return { send: true, findings, flags, facts };
+    if (verdict.kind === 'reread-failed') {
+      // Not sent without that check unless staff say so, knowing it was not made.
+      context.stderr.write(
+        `Could not read the thread again to check for new texts: ${verdict.why} Nothing was sent.\n`,
+      );
+      const again = await ask(`Send to ${recipientLabel(contact)} without that check? [y/N] `);
+      return { send: /^y(es)?$/i.test(again ?? ''), findings, flags, facts };
+    }
     context.stderr.write(
-      `${arrived.length === 1 ? 'A text' : `${arrived.length} texts`} arrived meanwhile:\n`,
+      `${verdict.texts.length === 1 ? 'A text' : `${verdict.texts.length} texts`} arrived meanwhile:\n`,
     );
-    findings = findingsFor(facts, arrived);
+    findings = findingsFor(facts, verdict.texts);
     flags = { ...flags, yes: false };
   }
   return { send: false, findings, flags, facts };

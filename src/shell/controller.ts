@@ -9,13 +9,11 @@ import type { Contact, InboxLead } from '../contract/resources.js';
 import type { PaneDescriptor } from '../panes/pane.js';
 import { PANES, paneById } from '../panes/registry.js';
 import type { Slot } from '../poller/refresh-plan.js';
-import { confirmationFor, preSendChecks, preSendSummary } from '../rules/pre-send-checks.js';
 import {
   ACTION_FILTERS,
   type AppState,
   type AppStore,
   type ComposerTarget,
-  type ConfirmSend,
   type Notice,
   type PaneId,
   type Prompt,
@@ -50,21 +48,23 @@ import {
   threadSubject,
   unsentCount,
 } from '../store/selectors.js';
-import { recipientLabel } from '../text/recipient.js';
 import { insertableText } from '../text/text-filter.js';
 import { copyableText, osc52 } from '../ui-kit/clipboard.js';
 import { oneLine } from '../ui-kit/format.js';
-import { arrivedSince, preSendFacts, withSeenTexts } from '../user-actions/pre-send-facts.js';
+import { withSeenTexts } from '../user-actions/pre-send-facts.js';
+import { editTypedWord } from '../user-actions/send-decision.js';
+import type { SendFlow } from '../user-actions/send-flow.js';
+import type { SendOutcome } from '../user-actions/send-outcome.js';
 import { fillTemplate, variablesFor } from '../user-actions/templates.js';
 import { templateItems } from './commands/template-items.js';
+import { showSendStep } from './send-outcome-view.js';
 
 export interface ControllerServices {
   poller: { refreshVisible(): void; refreshAll(): void; request(slot: Slot): void };
-  sendText(target: ComposerTarget, body: string): void;
+  /** The steps of sending a text from the composer; what comes of each is shown here. */
+  sendFlow: Pick<SendFlow, 'ask' | 'answer' | 'submitTyped'>;
   /** Opens the text in the user's editor (the terminal's runner only); resolves with the edited text. */
   editText?(text: string): Promise<string>;
-  /** Reads a lead again now (before a confirmed text is sent: did anyone write meanwhile?). */
-  rereadLead?(leadId: string): Promise<void>;
   approve(actionId: string): void;
   draft(reviewId: string): void;
   quit(): void;
@@ -412,33 +412,24 @@ export function createController(options: ControllerOptions) {
   /** Whether a key of this read may answer the question on screen. */
   const mayAnswer = (batch: number) => batch !== askedInBatch;
 
-  /**
-   * Another terminal of this box is writing to the same contact: the question is asked once more, as a
-   * plain y/n (any word asked for was typed already), and nothing is sent yet. Returns whether it asked.
-   */
-  const askAgainIfRepliedElsewhere = (prompt: ConfirmSend, batch: number | undefined): boolean => {
-    if (prompt.again || !get().presence.composingElsewhere.includes(prompt.target.contactId)) return false;
-    // Keys read with the answer that led here are not the answer to this question.
-    askedInBatch = batch;
-    set({ prompt: { ...prompt, word: undefined, typed: undefined, mistyped: false, again: true } });
-    return true;
-  };
+  /** What came of a step of sending, on screen: the question, a notice, the composer back. */
+  const showSendOutcome = (outcome: SendOutcome, batch: number | undefined): void =>
+    showSendStep(outcome, batch, {
+      store,
+      notify,
+      askedIn: (asked) => {
+        askedInBatch = asked;
+      },
+    });
 
   const answer = (yes: boolean, batch?: number) => {
     const prompt = get().prompt;
     if (!prompt) return;
-    // A question that wants a typed word, or a text being checked, is not answered by y.
-    if (yes && prompt.kind === 'confirm-send' && (prompt.word !== undefined || prompt.checking)) return;
+    if (prompt.kind === 'confirm-send') return showSendOutcome(services.sendFlow.answer(yes), batch);
     set({ prompt: undefined });
     askedInBatch = undefined;
-    if (!yes) {
-      // The composer comes back with its text after a "no" to sending it.
-      if (prompt.kind === 'confirm-send') set({ composer: prompt.target });
-      return;
-    }
-    if (prompt.kind === 'confirm-send') {
-      if (!askAgainIfRepliedElsewhere(prompt, batch)) confirmSend(prompt);
-    } else if (prompt.kind === 'confirm-approve') services.approve(prompt.actionId);
+    if (!yes) return;
+    if (prompt.kind === 'confirm-approve') services.approve(prompt.actionId);
     else services.quit();
   };
 
@@ -489,115 +480,17 @@ export function createController(options: ControllerOptions) {
     if (cut) killed = cut;
   }
 
-  /** The question for a text, with what the checks found; undefined (and said why) when it cannot be sent. */
-  const questionFor = (target: ComposerTarget, body: string): ConfirmSend | undefined => {
-    const facts = preSendFacts(get(), target, body, now());
-    const findings = preSendChecks(facts);
-    const confirmation = confirmationFor(findings);
-    if (confirmation.kind === 'refused') {
-      notify(
-        `Not sent to ${recipientLabel(target)}: ${confirmation.reasons.map((finding) => finding.message).join(' ')}`,
-        'error',
-      );
-      return undefined;
-    }
-    return {
-      kind: 'confirm-send',
-      target,
-      body,
-      findings,
-      summary: preSendSummary(facts),
-      ...(confirmation.kind === 'typed' ? { word: confirmation.word, typed: emptyLine } : {}),
-    };
-  };
-
   /** enter in the composer: the question, with the exact text and every finding, bound to this contact. */
-  const askToSend = (batch: number) => {
-    const state = get();
-    if (state.composerWaiting) {
-      notify("Still reading this lead's contact: the text can be sent once it is loaded.", 'info');
-      return;
-    }
-    const opened = state.composer;
-    if (!opened) return;
-    const body = state.composed[opened.contactId]?.text ?? '';
-    if (body.trim().length === 0) return;
-    // No thread was read when the composer opened: what is read now is what staff see.
-    const target = opened.seenTextIds ? opened : withSeenTexts(state, opened);
-    const question = questionFor(target, body);
-    // Texts that arrived meanwhile are among the question's findings: from now on they count as seen.
-    if (question) ask({ ...question, target: withSeenTexts(state, target) }, batch);
-  };
-
-  /** The lead to read again before sending: the target's, else a loaded lead of this contact. */
-  const leadToReread = (target: ComposerTarget): string | undefined => {
-    if (target.leadId) return target.leadId;
-    for (const [id, lead] of Object.entries(get().leads))
-      if (lead.data?.contact.id === target.contactId) return id;
-    return undefined;
-  };
-
-  /**
-   * Confirmed: read the thread again first. A text that arrived since the composer opened is shown, and
-   * the question asked again (bound to the same contact); otherwise the text goes to the contact the
-   * question named, once.
-   */
-  const confirmSend = (prompt: ConfirmSend) => {
-    const leadId = leadToReread(prompt.target);
-    if (!leadId || !services.rereadLead) {
-      services.sendText(prompt.target, prompt.body);
-      return;
-    }
-    const checking: ConfirmSend = { ...prompt, checking: true };
-    set({ prompt: checking });
-    const stillAsked = () => get().prompt === checking;
-    services.rereadLead(leadId).then(
-      () => {
-        if (!stillAsked()) return;
-        const arrived = arrivedSince(get(), prompt.target);
-        if (arrived.length === 0) {
-          services.sendText(prompt.target, prompt.body);
-          return;
-        }
-        // Shown now: the next question counts them as seen, and the new texts are its findings.
-        const again = questionFor(prompt.target, prompt.body);
-        if (!again) {
-          set({ prompt: undefined, composer: prompt.target });
-          return;
-        }
-        askedInBatch = undefined;
-        set({ prompt: { ...again, target: withSeenTexts(get(), prompt.target) } });
-        notify(
-          `${arrived.length === 1 ? 'A new text' : `${arrived.length} new texts`} in this thread since you started writing: read, then answer again.`,
-          'warning',
-        );
-      },
-      () => {
-        if (!stillAsked()) return;
-        notify('Could not read the thread again before sending: sent without that check.', 'warning');
-        services.sendText(prompt.target, prompt.body);
-      },
-    );
-  };
+  const askToSend = (batch: number) => showSendOutcome(services.sendFlow.ask(), batch);
 
   /** enter on a question that wants a typed word: sends only when the word is typed. */
-  const submitTyped = (batch?: number) => {
-    const prompt = get().prompt;
-    if (prompt?.kind !== 'confirm-send' || prompt.word === undefined || prompt.checking) return;
-    if ((prompt.typed?.text ?? '').trim().toLowerCase() !== prompt.word) {
-      set({ prompt: { ...prompt, mistyped: true } });
-      return;
-    }
-    askedInBatch = undefined;
-    if (!askAgainIfRepliedElsewhere(prompt, batch)) confirmSend(prompt);
-  };
+  const submitTyped = (batch?: number) => showSendOutcome(services.sendFlow.submitTyped(), batch);
 
   const editTyped = (edit: (line: LineText) => LineText) =>
-    set((state) =>
-      state.prompt?.kind === 'confirm-send' && state.prompt.word !== undefined && !state.prompt.checking
-        ? { prompt: { ...state.prompt, typed: edit(state.prompt.typed ?? emptyLine), mistyped: false } }
-        : {},
-    );
+    set((state) => {
+      const prompt = state.prompt?.kind === 'confirm-send' ? editTypedWord(state.prompt, edit) : undefined;
+      return prompt ? { prompt } : {};
+    });
 
   return {
     notify,

@@ -4,7 +4,6 @@
  * tests both build it here.
  */
 import type { ComponentType, ReactElement } from 'react';
-import { storeData } from '../poller/store-writes.js';
 import type { Session } from '../session/create-session.js';
 import { followPhoneZones } from '../session/follow-phone-zones.js';
 import { AppServicesContext, ThemeContext } from '../ui-kit/app-context.js';
@@ -13,6 +12,7 @@ import type { CommandContext, Keymap } from '../ui-kit/commands/command.js';
 import { type InputSourceOptions, readTerminalInput } from '../ui-kit/input/input-source.js';
 import { createMouse } from '../ui-kit/mouse.js';
 import { THEMES, type Theme } from '../ui-kit/theme.js';
+import { createSendFlow } from '../user-actions/send-flow.js';
 import { App } from './app.js';
 import { createDispatcher, type Dispatcher } from './commands/dispatch.js';
 import { buildKeymap, type UserKeys } from './commands/keymap.js';
@@ -89,12 +89,13 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
         },
         request: (slot) => session.poller.request(slot),
       },
-      sendText: (target, body) => session.sender.confirm(target, body),
+      sendFlow: createSendFlow({
+        store,
+        client: session.client,
+        now: options.now ?? Date.now,
+        deliver: (target, body) => session.sender.deliver(target, body),
+      }),
       ...(options.editText ? { editText: options.editText } : {}),
-      rereadLead: async (leadId) => {
-        const detail = await session.client.getLead(leadId, { limit: 100 });
-        storeData(store, { kind: 'lead', id: leadId }, detail, (options.now ?? Date.now)());
-      },
       approve: (actionId) => void session.approve(actionId),
       draft: (reviewId) => void session.draft(reviewId),
       quit: options.quit,

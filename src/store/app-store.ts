@@ -122,6 +122,8 @@ export interface ConfirmSend {
   checking?: boolean;
   /** Asked a second time, since another terminal of this box is writing to the same contact. */
   again?: boolean;
+  /** Asked again since the thread could not be read again before sending (why, in plain words): y sends without that check. */
+  rereadFailed?: string;
 }
 
 /**

@@ -27,6 +27,7 @@ import { recipientLabel } from '../text/recipient.js';
 import { type ActionContext, enterReadOnlyFromServer, notify } from './context.js';
 import { findSentCopy } from './find-sent-copy.js';
 import { contactTexts } from './pre-send-facts.js';
+import type { Delivery } from './send-outcome.js';
 
 /** After this long a waiting text is never tried again automatically: the key's replay window is 24 h. */
 export const AUTO_RETRY_WINDOW_MS = 23 * 60 * 60 * 1000;
@@ -53,6 +54,8 @@ export class TextSender {
   private readonly recorded = new Set<string>();
   /** What was found damaged in the outbox file and not yet said. */
   private damageFound: string[] = [];
+  /** Told what becomes of a text's first attempt (`deliver`); each is told once. */
+  private readonly firstOutcome = new Map<string, (delivery: Delivery) => void>();
 
   constructor(
     private readonly context: ActionContext,
@@ -145,7 +148,13 @@ export class TextSender {
     const previous = this.persistence;
     this.persistence = persistence;
     for (const text of this.context.store.getState().outbox) {
-      if (text.state === 'sending' || text.state === 'waiting') this.retired.add(text.localId);
+      if (text.state !== 'sending' && text.state !== 'waiting') continue;
+      this.retired.add(text.localId);
+      this.settle(text.localId, {
+        kind: 'parked',
+        text,
+        reason: 'kept in the outbox of the key the shop refused',
+      });
     }
     this.context.store.setState((state) => ({
       outbox: state.outbox.map((text) =>
@@ -195,8 +204,21 @@ export class TextSender {
     return waiting.length;
   }
 
+  /** As `confirm`; resolves with what became of the first attempt (sent, replayed, parked or refused). */
+  deliver(target: ComposerTarget, body: string): Promise<Delivery> {
+    return new Promise((resolve) => {
+      this.confirm(target, body, resolve);
+    });
+  }
+
+  private settle(localId: string, delivery: Delivery): void {
+    const tell = this.firstOutcome.get(localId);
+    this.firstOutcome.delete(localId);
+    tell?.(delivery);
+  }
+
   /** Confirmed by staff: fix the key and body now, then send. */
-  confirm(target: ComposerTarget, body: string): OutgoingText {
+  confirm(target: ComposerTarget, body: string, told?: (delivery: Delivery) => void): OutgoingText {
     const { store, now } = this.context;
     const text: OutgoingText = {
       localId: randomUUID(),
@@ -210,6 +232,7 @@ export class TextSender {
       state: 'sending',
       attempts: 0,
     };
+    if (told) this.firstOutcome.set(text.localId, told);
     store.setState((state) => {
       const composed = { ...state.composed };
       delete composed[target.contactId];
@@ -269,6 +292,7 @@ export class TextSender {
       inComposer = reopen || state.composer?.contactId === text.contactId;
       return reopen ? { composed, composer: target } : { composed };
     });
+    this.settle(text.localId, { kind: 'refused', target, reason: { kind: 'not-recorded', why } });
     const damage = this.takeDamageFound();
     notify(
       this.context,
@@ -377,15 +401,31 @@ export class TextSender {
     return updated;
   }
 
+  /** Waits with its key: its first outcome, if not told yet, is "parked". */
+  private park(localId: string, patch: Partial<OutgoingText> & { reason: string }): void {
+    const waiting = this.update(localId, patch);
+    if (waiting)
+      this.settle(localId, {
+        kind: 'parked',
+        text: waiting,
+        reason: patch.reason,
+        ...(patch.retryAt !== undefined ? { retryAt: patch.retryAt } : {}),
+      });
+  }
+
   private async attempt(localId: string): Promise<void> {
     this.timers.delete(localId);
     const { client, now } = this.context;
     const text = this.context.store.getState().outbox.find((item) => item.localId === localId);
-    if (!text || this.closed || this.retired.has(localId)) return;
+    if (!text || this.closed || this.retired.has(localId)) {
+      // Stopped (quitting, another key) before it could be tried: the outbox file keeps it, with its key.
+      if (text) this.settle(localId, { kind: 'parked', text, reason: 'stopped before it could be sent' });
+      return;
+    }
     // Every request is paused (429): wait it out here rather than inside the call, whose deadline would expire.
     const pausedUntil = this.context.pausedUntil?.();
     if (pausedUntil !== undefined) {
-      this.update(localId, {
+      this.park(localId, {
         state: 'waiting',
         reason: "the shop's API asked for a pause (rate limited); sending when it ends.",
         retryAt: pausedUntil,
@@ -403,11 +443,12 @@ export class TextSender {
       });
       if (this.retired.has(localId)) return;
       this.context.keyMode?.accepted();
-      this.update(localId, {
+      const done = this.update(localId, {
         state: result.replayed ? 'replayed' : 'sent',
         finishedAt: now(),
         reason: undefined,
       });
+      if (done) this.settle(localId, { kind: result.replayed ? 'replayed' : 'sent', text: done });
       this.persist();
       notify(
         this.context,
@@ -438,7 +479,7 @@ export class TextSender {
       error instanceof ApiError && (error.code === 'unauthorized' || error.code === 'no_subscription');
     if (keyRefused) {
       // Nothing was sent. The text belongs to this key: its outbox keeps it, and no other key sends it.
-      this.update(text.localId, {
+      this.park(text.localId, {
         state: 'waiting',
         reason: `${reason} It stays in this key’s outbox, and is sent only if the shop accepts this key again.`,
       });
@@ -446,7 +487,7 @@ export class TextSender {
     }
     if (this.closed && (transient || (error instanceof ApiError && error.code === 'aborted'))) {
       // Stopped (quitting): the outbox file keeps it for the next run.
-      this.update(text.localId, {
+      this.park(text.localId, {
         state: 'waiting',
         reason: `${reason} It will be tried again at the next start.`,
       });
@@ -458,7 +499,7 @@ export class TextSender {
       const step = Math.min(this.retry.maxMs, this.retry.baseMs * 2 ** (attempts - 1));
       const wait = Math.max(step, ((error as ApiError).retryAfter ?? 0) * 1000);
       const retryAt = now() + wait;
-      this.update(text.localId, { state: 'waiting', reason, retryAt });
+      this.park(text.localId, { state: 'waiting', reason, retryAt });
       this.persist();
       notify(
         this.context,
@@ -476,8 +517,13 @@ export class TextSender {
       finishedAt: now(),
     });
     this.persist();
-    if (error instanceof ApiError && error.code === 'read_only' && !error.local)
-      enterReadOnlyFromServer(this.context);
+    const readOnly = error instanceof ApiError && error.code === 'read_only';
+    this.settle(text.localId, {
+      kind: 'refused',
+      target: targetOf(text),
+      reason: { kind: readOnly ? 'read-only' : 'shop', why: reason },
+    });
+    if (readOnly && !error.local) enterReadOnlyFromServer(this.context);
     const back = transient ? '' : ` ${this.restoreToComposer(text)}`;
     notify(this.context, `Not sent to ${recipientOf(text)}: ${reason}${back}`, 'error');
   }
@@ -516,6 +562,13 @@ function describeDamage(damage: OutboxDamageReport): string {
     : '';
   return `The outbox file was damaged: ${recovered}; ${kept}.${cut}`;
 }
+
+const targetOf = (text: OutgoingText): ComposerTarget => ({
+  contactId: text.contactId,
+  name: text.contactName,
+  phone: text.phone,
+  ...(text.leadId ? { leadId: text.leadId } : {}),
+});
 
 /** "Tom Kowalski (+15035550117)": two customers may share a name, never a number. */
 const recipientOf = (text: OutgoingText) => recipientLabel({ name: text.contactName, phone: text.phone });

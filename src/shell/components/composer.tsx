@@ -114,6 +114,10 @@ export type ComposerView =
       width: number;
     };
 
+/** Why the question is asked again when the thread could not be read again before sending. */
+const rereadFailedLine = (why: string) =>
+  `⚠ Could not read the thread again to check for new texts: ${why} y sends without that check, n goes back to the text`;
+
 /** Columns of text inside the box: the border and one column of padding each side. */
 const innerWidth = (columns: number) => Math.max(10, columns - 4);
 
@@ -130,7 +134,8 @@ function viewOf(slices: ComposerSlices, now: number): ComposerView {
       (prompt.summary ? 1 : 0) +
       (prompt.word !== undefined ? 1 : 0) +
       (prompt.checking ? 1 : 0) +
-      (prompt.again ? 1 : 0);
+      (prompt.again ? 1 : 0) +
+      (prompt.rereadFailed !== undefined ? wrapRows(rereadFailedLine(prompt.rereadFailed), width).length : 0);
     const max = Math.max(COMPOSER_MIN_ROWS, slices.rows - CHROME_ROWS - PANES_MIN_ROWS);
     const wanted = FRAME_ROWS + bodyRows.length + findingRows + extra;
     // Too tall for this terminal: the text's last rows give way to a line that says so.
@@ -368,6 +373,11 @@ function ConfirmBox({ view }: { view: Extract<ComposerView, { kind: 'confirm' }>
       {prompt.again ? (
         <Text color={theme.warning} bold wrap="truncate-end">
           ⚠ Being replied to in another terminal: y sends this anyway, n goes back to the text
+        </Text>
+      ) : null}
+      {prompt.rereadFailed !== undefined ? (
+        <Text color={theme.warning} bold wrap="wrap">
+          {rereadFailedLine(prompt.rereadFailed)}
         </Text>
       ) : null}
       {prompt.checking ? (

@@ -22,6 +22,7 @@ function sendQuestion(prompt: ConfirmSend, columns: number): string {
   const line = (before: string, after: string) =>
     `${before}${fittedRecipientLabel(prompt.target, columns - 1 - stringWidth(before) - stringWidth(after))}${after}`;
   if (prompt.checking) return line('Sending to ', ' once the thread is read again · esc: no');
+  if (prompt.rereadFailed !== undefined) return line('Thread not read again: send to ', ' anyway? y/n');
   if (prompt.again) return line('Being replied to in another terminal: send to ', ' anyway? y/n');
   if (prompt.word !== undefined) return line('Send to ', `? Type ${prompt.word}, then enter · esc: no`);
   return line('Send to ', '? y/n');
@@ -34,7 +35,7 @@ function PromptText({ prompt }: { prompt: NonNullable<AppState['prompt']> }) {
     case 'confirm-send': {
       const colour = prompt.checking
         ? theme.accent
-        : prompt.again
+        : prompt.again || prompt.rereadFailed !== undefined
           ? theme.warning
           : prompt.word !== undefined
             ? theme.danger
