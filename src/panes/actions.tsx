@@ -210,7 +210,7 @@ export const actionsPane: PaneDescriptor = {
     rowLabel: (action: Action) => `${enumLabel(action.kind)} ${oneLine(action.id)}`,
   },
   reads: (state) => [{ kind: 'actions', status: state.actionsFilter }],
-  seen: ['actions'],
+  seen: { kinds: ['actions'] },
   commands: [
     {
       id: 'approve',

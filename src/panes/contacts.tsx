@@ -105,8 +105,13 @@ export const contactsPane: PaneDescriptor = {
     rowLabel: (contact: Contact) => oneLine(contact.name),
   },
   reads: (state) => [{ kind: 'contacts', query: state.contacts.query }],
-  seen: [],
-  filter: 'remote',
+  filter: {
+    asked: (state) => state.contacts.query,
+    ask: (state, query) => ({
+      update: { contacts: { ...state.contacts, query } },
+      read: { kind: 'contacts', query },
+    }),
+  },
   commands: [
     {
       id: 'open',

@@ -213,7 +213,8 @@ export const inboxPane: PaneDescriptor = {
     leftBecauseOfUs: (state: AppState, id: string) => repliedFromHere(state, id),
   },
   reads,
-  seen: ['leads', 'inbound'],
+  // The latest inbound texts are marked here but seen in their thread.
+  seen: { kinds: ['leads', 'inbound'] },
   beside: 'thread',
   // Side by side, the thread is the lead highlighted here; one shown from elsewhere has the screen to itself.
   besideWhile: (state) => state.threadFrom.list === 'inbox',

@@ -191,7 +191,7 @@ export const reviewsPane: PaneDescriptor = {
   Component: ReviewsPane,
   list: { of: reviewList, noun: 'review', rowLabel: (review: Review) => oneLine(review.reviewer_name) },
   reads: () => [{ kind: 'reviews' }],
-  seen: ['reviews'],
+  seen: { kinds: ['reviews'] },
   filter: 'local',
   commands: [
     {

@@ -10,6 +10,7 @@
 import { Box } from 'ink';
 import type { Slot } from '../poller/refresh-plan.js';
 import type { AppState, OutgoingText } from '../store/app-store.js';
+import { inboundId, type SeenKind } from '../store/seen.js';
 import {
   openLead,
   selectedThreadEntry,
@@ -275,6 +276,29 @@ function ThreadPane({ height, width, columns, focused }: PaneProps) {
   );
 }
 
+/**
+ * The marks a thread on screen clears: its lead's, and the latest inbound texts it holds (a preview has no
+ * id: matched by its time and text).
+ */
+function marksInSight(state: AppState): Array<[SeenKind, string[]]> {
+  const leadId = threadLeadId(state);
+  if (!leadId) return [];
+  const detail = openLead(state);
+  if (!detail || state.seen.fresh.inbound.size === 0) return [['leads', [leadId]]];
+  const shown = (state.inbox.open.data?.latest_inbound ?? []).filter((preview) =>
+    detail.messages.some(
+      (message) =>
+        String(message.direction) === 'inbound' &&
+        message.occurred_at === preview.occurred_at &&
+        message.body.startsWith(preview.body_preview.replace(/…$/, '')),
+    ),
+  );
+  return [
+    ['leads', [leadId]],
+    ['inbound', shown.map(inboundId)],
+  ];
+}
+
 function reads(state: AppState): Slot[] {
   const leadId = threadLeadId(state);
   return leadId ? [{ kind: 'lead', id: leadId }] : [];
@@ -292,7 +316,8 @@ export const threadPane: PaneDescriptor = {
       oneLine(entry.kind === 'message' ? entry.message.body : entry.text.body).slice(0, 40),
   },
   reads,
-  seen: [],
+  // Its tab counts nothing: the marks it clears are counted in the Inbox's.
+  seen: { kinds: [], inSight: marksInSight },
   commands: [
     {
       id: 'back',

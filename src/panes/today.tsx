@@ -160,7 +160,6 @@ export const todayPane: PaneDescriptor = {
     rowLabel: (item: ActivityItem) => oneLine(item.summary).slice(0, 40),
   },
   reads: () => [{ kind: 'today' }, { kind: 'billing' }, { kind: 'texting' }],
-  seen: [],
   commands: [
     {
       id: 'pending',

@@ -208,20 +208,24 @@ export function createController(options: ControllerOptions) {
 
   // --- filters and the contacts search ---------------------------------------
 
-  const applyContactsSearch = () => {
-    const text = searchText(get(), 'contacts').trim();
-    if (text === get().contacts.query) return;
-    set((state) => ({ contacts: { ...state.contacts, query: text } }));
-    resetSelection('contacts');
+  /** Asks the service for what is typed in a pane's search line, when it is not what was asked last. */
+  const applyRemoteSearch = (id: PaneId) => {
+    const remote = pane(id).filter;
+    if (typeof remote !== 'object') return;
+    const text = searchText(get(), id).trim();
+    if (text === remote.asked(get())) return;
+    const { update, read } = remote.ask(get(), text);
+    set(update);
+    resetSelection(id);
     // Read this query now, even if it was read before (esc back to ""): the list on screen is another query's.
-    services.poller.request({ kind: 'contacts', query: text });
+    services.poller.request(read);
   };
 
   const searchChanged = (id: PaneId) => {
-    if (pane(id).filter === 'remote') {
+    if (typeof pane(id).filter === 'object') {
       // Typing a name must not spend the request budget: only the last query is sent.
       if (searchTimer) clearTimeout(searchTimer);
-      searchTimer = setTimeout(applyContactsSearch, options.searchDebounceMs ?? 350);
+      searchTimer = setTimeout(() => applyRemoteSearch(id), options.searchDebounceMs ?? 350);
       searchTimer.unref?.();
       return;
     }
@@ -241,9 +245,9 @@ export function createController(options: ControllerOptions) {
 
   const finishSearch = () => {
     set({ searching: false });
-    if (pane().filter === 'remote') {
+    if (typeof pane().filter === 'object') {
       if (searchTimer) clearTimeout(searchTimer);
-      applyContactsSearch();
+      applyRemoteSearch(get().focus);
     }
   };
 
