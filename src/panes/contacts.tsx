@@ -105,6 +105,8 @@ export const contactsPane: PaneDescriptor = {
     rowLabel: (contact: Contact) => oneLine(contact.name),
   },
   reads: (state) => [{ kind: 'contacts', query: state.contacts.query }],
+  // A search is answered later: the answer to the new query is still a change staff asked for.
+  choices: (state) => [state.contacts.query, state.contacts.loadedQuery],
   filter: {
     asked: (state) => state.contacts.query,
     ask: (state, query) => ({

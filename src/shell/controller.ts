@@ -11,7 +11,6 @@ import { PANES, paneById } from '../panes/registry.js';
 import type { Slot } from '../poller/refresh-plan.js';
 import { confirmationFor, preSendChecks, preSendSummary } from '../rules/pre-send-checks.js';
 import {
-  ACTION_FILTERS,
   type AppState,
   type AppStore,
   type ComposerTarget,
@@ -39,7 +38,6 @@ import {
   selectRow,
 } from '../store/selection.js';
 import {
-  inboxRows,
   leadIdForPhone,
   searchText,
   selectedLead,
@@ -113,13 +111,12 @@ export function createController(options: ControllerOptions) {
 
   const focusPane = (id: PaneId) => {
     const state = get();
-    if (state.focus === id || !PANES.some((descriptor) => descriptor.id === id)) return;
+    const to = PANES.find((descriptor) => descriptor.id === id);
+    if (state.focus === id || !to) return;
     // "New" marks stay: each belongs to its item and clears when that item is selected (new-marks.ts).
-    // The Inbox is the thread's home list: from it, the thread is the lead it highlights, at every size.
-    const home = id === 'inbox' && state.threadFrom.list !== 'inbox';
-    set({ focus: id, searching: false, ...(home ? { threadFrom: { list: 'inbox' } as const } : {}) });
-    // Gone to deliberately: read now, not once a selection rests (the poller's wait for leads passed by).
-    if (id === 'thread') readThreadLead();
+    const { update, readNow } = to.onFocus?.(state) ?? {};
+    set({ focus: id, searching: false, ...update });
+    for (const slot of readNow ?? []) services.poller.request(slot);
   };
 
   const cyclePane = (step: 1 | -1) => {
@@ -162,15 +159,17 @@ export function createController(options: ControllerOptions) {
 
   const resetSelection = (id: PaneId) => setSelection(id, noSelection);
 
+  /** Another list in a pane, as staff chose (a filter, a status): its selection starts again at the top. */
+  const showList = (id: PaneId, update: Partial<AppState>) => {
+    set(update);
+    resetSelection(id);
+  };
+
   // --- the inbox and the thread ----------------------------------------------
 
-  /** The thread's lead, read now when it was never read. */
-  function readThreadLead() {
-    const leadId = threadLeadId(get());
-    if (leadId && !get().leads[leadId]?.data) services.poller.request({ kind: 'lead', id: leadId });
-  }
-
-  /** Shows, in the Thread pane, the lead highlighted in `from` (read again now), on its newest text. */
+  /**
+   * Shows, in the Thread pane (the one pane every list opens its record in, and the composer too: c on an
+   * Inbox row shows the thread while its lead is read), the lead highlighted in `from` (read again now), on its newest text. */
   const openThread = (from: ThreadSource) => {
     set((state) => ({
       threadFrom: from,
@@ -179,31 +178,6 @@ export function createController(options: ControllerOptions) {
     const leadId = threadLeadId(get());
     if (leadId) services.poller.request({ kind: 'lead', id: leadId });
     focusPane('thread');
-  };
-
-  /** i: an inbound text's lead, highlighted in the Inbox when the Inbox as shown lists it, so the two agree. */
-  const openInboundThread = (leadId: string) => {
-    const at = inboxRows(get()).findIndex((lead) => lead.id === leadId);
-    if (at === -1) return openThread({ list: 'lead', leadId });
-    select('inbox', at);
-    openThread({ list: 'inbox' });
-  };
-
-  /** esc in the thread: back to the list it shows the highlighted record of. */
-  const leaveThread = () => focusPane(get().threadFrom.list === 'contacts' ? 'contacts' : 'inbox');
-
-  const toggleInboxFilter = () => {
-    set((state) => ({ inboxFilter: state.inboxFilter === 'open' ? 'callbacks' : 'open' }));
-    resetSelection('inbox');
-  };
-
-  const cycleActionsFilter = (step: 1 | -1 = 1) => {
-    const index = ACTION_FILTERS.indexOf(get().actionsFilter);
-    set({
-      actionsFilter:
-        ACTION_FILTERS[(index + step + ACTION_FILTERS.length) % ACTION_FILTERS.length] ?? 'pending_approval',
-    });
-    resetSelection('actions');
   };
 
   // --- filters and the contacts search ---------------------------------------
@@ -612,10 +586,7 @@ export function createController(options: ControllerOptions) {
     move,
     keepSelection,
     openThread,
-    openInboundThread,
-    leaveThread,
-    toggleInboxFilter,
-    cycleActionsFilter,
+    showList,
     startSearch,
     editSearch,
     finishSearch,
