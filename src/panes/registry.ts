@@ -4,6 +4,7 @@
  * this list. A new pane is a file beside this one and a line here.
  */
 import { actionsPane } from './actions.js';
+import { billingPane } from './billing.js';
 import { contactsPane } from './contacts.js';
 import { inboxPane } from './inbox.js';
 import { paneSet } from './pane-set.js';
@@ -11,6 +12,14 @@ import { reviewsPane } from './reviews.js';
 import { threadPane } from './thread.js';
 import { todayPane } from './today.js';
 
-export const REGISTRY = paneSet([inboxPane, threadPane, reviewsPane, actionsPane, contactsPane, todayPane]);
+export const REGISTRY = paneSet([
+  inboxPane,
+  threadPane,
+  reviewsPane,
+  actionsPane,
+  contactsPane,
+  todayPane,
+  billingPane,
+]);
 
 export const { panes: PANES, paneById, widePair, panesOnScreen, visible } = REGISTRY;
