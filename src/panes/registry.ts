@@ -4,7 +4,6 @@
  * this list. A new pane is a file beside this one and a line here.
  */
 import { actionsPane } from './actions.js';
-import { billingPane } from './billing.js';
 import { contactsPane } from './contacts.js';
 import { inboxPane } from './inbox.js';
 import { paneSet } from './pane-set.js';
@@ -12,14 +11,6 @@ import { reviewsPane } from './reviews.js';
 import { threadPane } from './thread.js';
 import { todayPane } from './today.js';
 
-export const REGISTRY = paneSet([
-  inboxPane,
-  threadPane,
-  reviewsPane,
-  actionsPane,
-  contactsPane,
-  todayPane,
-  billingPane,
-]);
+export const REGISTRY = paneSet([inboxPane, threadPane, reviewsPane, actionsPane, contactsPane, todayPane]);
 
 export const { panes: PANES, paneById, widePair, panesOnScreen, visible } = REGISTRY;
