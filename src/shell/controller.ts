@@ -40,7 +40,6 @@ import {
 import {
   leadIdForPhone,
   searchText,
-  selectedLead,
   selectionOf,
   targetFromContact,
   targetFromLead,
@@ -635,7 +634,6 @@ export function createController(options: ControllerOptions) {
       if (state.searching) editSearch((line) => insertText(line, insertableText(text, { multiline: false })));
     },
     backspaceComposed: () => editComposed(deleteBackward),
-    selectedLead: () => selectedLead(get()),
     refreshVisible: () => services.poller.refreshVisible(),
     refreshAll: () => services.poller.refreshAll(),
     draft: (reviewId: string) => services.draft(reviewId),
