@@ -164,11 +164,13 @@ export function createController(options: ControllerOptions) {
     resetSelection(id);
   };
 
-  // --- the inbox and the thread ----------------------------------------------
+  // --- the thread ------------------------------------------------------------
 
   /**
-   * Shows, in the Thread pane (the one pane every list opens its record in, and the composer too: c on an
-   * Inbox row shows the thread while its lead is read), the lead highlighted in `from` (read again now), on its newest text. */
+   * Shows, in the Thread pane, the lead highlighted in `from` (read again now), on its newest text. The one
+   * pane named here: every list opens its record in it, and so does the composer (c on an Inbox row shows
+   * the thread while its lead is read).
+   */
   const openThread = (from: ThreadSource) => {
     set((state) => ({
       threadFrom: from,
