@@ -8,10 +8,17 @@
 import { Box } from 'ink';
 import { memo } from 'react';
 import type { Action } from '../contract/resources.js';
-import type { AppState, DecisionState, DraftedReply, Prompt } from '../store/app-store.js';
+import {
+  ACTION_FILTERS,
+  type AppState,
+  type DecisionState,
+  type DraftedReply,
+  type Prompt,
+} from '../store/app-store.js';
 import { listCount } from '../store/counts.js';
 import { actionList, selectedAction } from '../store/selectors.js';
 import { useAppState, useClockNow, useTheme } from '../ui-kit/app-context.js';
+import type { CommandContext } from '../ui-kit/commands/command.js';
 import { ListWindow } from '../ui-kit/components/list-window.js';
 import { LoadedStatus, statusOf } from '../ui-kit/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui-kit/components/pane-frame.js';
@@ -198,6 +205,13 @@ function ActionsPane({ height, focused }: PaneProps) {
   );
 }
 
+/** s / S: the next or previous status's actions. */
+function showStatus(context: CommandContext, step: 1 | -1) {
+  const index = ACTION_FILTERS.indexOf(context.state().actionsFilter);
+  const next = ACTION_FILTERS[(index + step + ACTION_FILTERS.length) % ACTION_FILTERS.length];
+  context.ui.showList('actions', { actionsFilter: next ?? 'pending_approval' });
+}
+
 export const actionsPane: PaneDescriptor = {
   id: 'actions',
   title: 'Actions',
@@ -210,7 +224,8 @@ export const actionsPane: PaneDescriptor = {
     rowLabel: (action: Action) => `${enumLabel(action.kind)} ${oneLine(action.id)}`,
   },
   reads: (state) => [{ kind: 'actions', status: state.actionsFilter }],
-  seen: ['actions'],
+  choices: (state) => [state.actionsFilter],
+  seen: { kinds: ['actions'] },
   commands: [
     {
       id: 'approve',
@@ -249,7 +264,7 @@ export const actionsPane: PaneDescriptor = {
       keys: ['s'],
       label: 'show the next status: pending approval → published → declined → failed',
       hint: 'status',
-      run: (context) => context.ui.cycleActionsFilter(1),
+      run: (context) => showStatus(context, 1),
     },
     {
       id: 'status.previous',
@@ -261,7 +276,7 @@ export const actionsPane: PaneDescriptor = {
       pane: 'actions',
       keys: ['S'],
       label: 'show the previous status',
-      run: (context) => context.ui.cycleActionsFilter(-1),
+      run: (context) => showStatus(context, -1),
     },
   ],
 };

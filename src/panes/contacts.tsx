@@ -105,8 +105,15 @@ export const contactsPane: PaneDescriptor = {
     rowLabel: (contact: Contact) => oneLine(contact.name),
   },
   reads: (state) => [{ kind: 'contacts', query: state.contacts.query }],
-  seen: [],
-  filter: 'remote',
+  // A search is answered later: the answer to the new query is still a change staff asked for.
+  choices: (state) => [state.contacts.query, state.contacts.loadedQuery],
+  filter: {
+    asked: (state) => state.contacts.query,
+    ask: (state, query) => ({
+      update: { contacts: { ...state.contacts, query } },
+      read: { kind: 'contacts', query },
+    }),
+  },
   commands: [
     {
       id: 'open',

@@ -12,6 +12,7 @@ import { callbackCount, listCount, openLeadCount } from '../store/counts.js';
 import { inboundId } from '../store/seen.js';
 import {
   inboxList,
+  inboxRows,
   leadOfPreview,
   repliedFromHere,
   searchText,
@@ -213,10 +214,15 @@ export const inboxPane: PaneDescriptor = {
     leftBecauseOfUs: (state: AppState, id: string) => repliedFromHere(state, id),
   },
   reads,
-  seen: ['leads', 'inbound'],
+  choices: (state) => [state.inboxFilter, state.inboxOrder],
+  // The latest inbound texts are marked here but seen in their thread.
+  seen: { kinds: ['leads', 'inbound'] },
   beside: 'thread',
   // Side by side, the thread is the lead highlighted here; one shown from elsewhere has the screen to itself.
   besideWhile: (state) => state.threadFrom.list === 'inbox',
+  // The Inbox is the thread's home list: from it, the thread is the lead it highlights, at every size.
+  onFocus: (state) =>
+    state.threadFrom.list === 'inbox' ? {} : { update: { threadFrom: { list: 'inbox' } } },
   filter: 'local',
   commands: [
     {
@@ -250,7 +256,12 @@ export const inboxPane: PaneDescriptor = {
         const state = context.state();
         const preview = state.inbox.open.data?.latest_inbound[0];
         const lead = preview ? leadOfPreview(state, preview) : undefined;
-        if (lead) context.ui.openInboundThread(lead.lead.id);
+        if (!lead) return;
+        // Highlighted in the Inbox when the Inbox as shown lists it, so the two agree.
+        const at = inboxRows(state).findIndex((row) => row.id === lead.lead.id);
+        if (at === -1) return context.ui.openThread({ list: 'lead', leadId: lead.lead.id });
+        context.ui.select('inbox', at);
+        context.ui.openThread({ list: 'inbox' });
       },
     },
     {
@@ -260,7 +271,10 @@ export const inboxPane: PaneDescriptor = {
       keys: ['f'],
       label: 'switch open leads / missed calls with no reply',
       hint: 'callbacks',
-      run: (context) => context.ui.toggleInboxFilter(),
+      run: (context) =>
+        context.ui.showList('inbox', {
+          inboxFilter: context.state().inboxFilter === 'open' ? 'callbacks' : 'open',
+        }),
     },
     {
       id: 'sort',

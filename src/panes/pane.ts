@@ -1,13 +1,14 @@
 /**
  * A pane, described once: its id and title, the component that draws it, the
- * list its selection moves in, what it reads, which "new" marks it shows, and
- * its own commands. The tabs, 1–N, the poller's plan, the help and the
- * palette come from these descriptors: a new pane is one file and one line
- * in registry.ts.
+ * list its selection moves in, what it reads, what staff choose in it, which
+ * "new" marks it clears, what it does when focused, and its own commands. The
+ * tabs, 1–N, the poller's plan, the help, the palette, selection following and
+ * "new" marks come from these descriptors: a new pane is one file and one
+ * line in registry.ts.
  */
 import type { ComponentType } from 'react';
 import type { Slot } from '../poller/refresh-plan.js';
-import type { AppState } from '../store/app-store.js';
+import type { AppState, PaneId } from '../store/app-store.js';
 import type { SeenKind } from '../store/seen.js';
 import type { ListShape } from '../store/selection.js';
 import type { Command } from '../ui-kit/commands/command.js';
@@ -37,6 +38,43 @@ export interface PaneList<T> {
   leftBecauseOfUs?(state: AppState, id: string): boolean;
 }
 
+/** The "new" marks of a pane: each belongs to its item and goes once staff have that item in front of them. */
+export interface PaneMarks {
+  /** The kinds of mark its rows carry: its tab counts them. */
+  kinds: readonly SeenKind[];
+  /**
+   * The ids staff have in front of them while the pane is on screen, per kind: their marks go. Absent: the
+   * record selected in its list, a mark of its first kind.
+   */
+  inSight?(state: AppState): ReadonlyArray<readonly [SeenKind, readonly string[]]>;
+}
+
+/**
+ * A pane that shows the record highlighted in another pane's list (the Thread
+ * shows the lead highlighted in the Inbox or in Contacts): when that record
+ * leaves its list while the list is off screen, this pane says what it shows
+ * now; and it may hold on to a record staff's own doing took off the list.
+ */
+export interface ShowsHighlighted {
+  /** The pane whose highlighted record it shows now; undefined: a record of its own. */
+  from(state: AppState): PaneId | undefined;
+  /** The id of the record it shows. */
+  record(state: AppState): string | undefined;
+  /** What it shows now, in a clause: "the thread shows Ray Whitaker (…) now". */
+  nowShowing(state: AppState): string;
+  /**
+   * The record it showed left its list (not by a filter staff changed) while this pane is focused: the
+   * update that keeps showing it, or undefined to follow the list to its next record.
+   */
+  keep?(state: AppState, shown: string): Partial<AppState> | undefined;
+}
+
+/** A search the service answers: what was asked last, and how to ask it for a query. */
+export interface RemoteSearch {
+  asked(state: AppState): string;
+  ask(state: AppState, query: string): { update: Partial<AppState>; read: Slot };
+}
+
 export interface PaneDescriptor {
   id: string;
   /** The tab's title. */
@@ -46,13 +84,22 @@ export interface PaneDescriptor {
   list?: PaneList<any>;
   /** What this pane shows, read often while it is on screen. */
   reads(state: AppState): Slot[];
-  /** The "new" marks it shows: staff have seen them once they leave the pane. */
-  seen: readonly SeenKind[];
+  /** Its "new" marks (leaving the pane clears nothing). */
+  seen?: PaneMarks;
+  /**
+   * What staff choose here that changes its list (a filter, an order, a status shown): a list that moved
+   * because one of these changed moved because they asked, and its selection follows quietly.
+   */
+  choices?(state: AppState): readonly unknown[];
+  /** It shows the record highlighted in another pane's list. */
+  shows?: ShowsHighlighted;
+  /** Staff come to this pane: what changes with it, and what to read now rather than at the next refresh. */
+  onFocus?(state: AppState): { update?: Partial<AppState>; readNow?: readonly Slot[] };
   /** From 120 columns, this pane and that one share the screen (this one on the left). */
   beside?: string;
   /** The pane beside it shares the screen only while this holds (absent: always). */
   besideWhile?(state: AppState): boolean;
-  /** A filter or search line: 'local' filters the loaded page, 'remote' asks the service. */
-  filter?: 'local' | 'remote';
+  /** A filter or search line: 'local' filters the loaded page; a remote search asks the service. */
+  filter?: 'local' | RemoteSearch;
   commands: readonly Command[];
 }

@@ -191,7 +191,8 @@ export const reviewsPane: PaneDescriptor = {
   Component: ReviewsPane,
   list: { of: reviewList, noun: 'review', rowLabel: (review: Review) => oneLine(review.reviewer_name) },
   reads: () => [{ kind: 'reviews' }],
-  seen: ['reviews'],
+  choices: (state) => [state.reviewOrder, state.unrepliedOnly],
+  seen: { kinds: ['reviews'] },
   filter: 'local',
   commands: [
     {

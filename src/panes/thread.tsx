@@ -10,8 +10,12 @@
 import { Box } from 'ink';
 import type { Slot } from '../poller/refresh-plan.js';
 import type { AppState, OutgoingText } from '../store/app-store.js';
+import { inboundId, type SeenKind } from '../store/seen.js';
 import {
+  contactRows,
+  inboxRows,
   openLead,
+  repliedFromHere,
   selectedThreadEntry,
   selectionOf,
   type ThreadEntry,
@@ -275,6 +279,36 @@ function ThreadPane({ height, width, columns, focused }: PaneProps) {
   );
 }
 
+/**
+ * The marks a thread on screen clears: its lead's, and the latest inbound texts it holds (a preview has no
+ * id: matched by its time and text).
+ */
+function marksInSight(state: AppState): Array<[SeenKind, string[]]> {
+  const leadId = threadLeadId(state);
+  if (!leadId) return [];
+  const detail = openLead(state);
+  if (!detail || state.seen.fresh.inbound.size === 0) return [['leads', [leadId]]];
+  const shown = (state.inbox.open.data?.latest_inbound ?? []).filter((preview) =>
+    detail.messages.some(
+      (message) =>
+        String(message.direction) === 'inbound' &&
+        message.occurred_at === preview.occurred_at &&
+        message.body.startsWith(preview.body_preview.replace(/…$/, '')),
+    ),
+  );
+  return [
+    ['leads', [leadId]],
+    ['inbound', shown.map(inboundId)],
+  ];
+}
+
+/** Whether the list the thread follows still holds this lead (Contacts: a contact whose lead it is). */
+function listed(state: AppState, list: 'inbox' | 'contacts', leadId: string): boolean {
+  if (list === 'inbox') return inboxRows(state).some((lead) => lead.id === leadId);
+  const contactId = state.leads[leadId]?.data?.contact.id;
+  return contactId !== undefined && contactRows(state).some((contact) => contact.id === contactId);
+}
+
 function reads(state: AppState): Slot[] {
   const leadId = threadLeadId(state);
   return leadId ? [{ kind: 'lead', id: leadId }] : [];
@@ -292,7 +326,31 @@ export const threadPane: PaneDescriptor = {
       oneLine(entry.kind === 'message' ? entry.message.body : entry.text.body).slice(0, 40),
   },
   reads,
-  seen: [],
+  choices: (state) => [state.threadFrom],
+  // Gone to deliberately: its lead is read now when it never was, not once a selection rests.
+  onFocus: (state) => {
+    const leadId = threadLeadId(state);
+    return leadId && !state.leads[leadId]?.data ? { readNow: [{ kind: 'lead', id: leadId }] } : {};
+  },
+  shows: {
+    from: (state) => (state.threadFrom.list === 'lead' ? undefined : state.threadFrom.list),
+    record: threadLeadId,
+    nowShowing: (state) => {
+      const subject = threadSubject(state);
+      if (subject.kind === 'none') return subject.why;
+      return subject.name !== undefined && subject.phone !== undefined
+        ? `the thread shows ${recipientLabel({ name: subject.name, phone: subject.phone })} now`
+        : 'the thread shows the lead now highlighted there';
+    },
+    keep: (state, shown) =>
+      state.threadFrom.list !== 'lead' &&
+      repliedFromHere(state, shown) &&
+      !listed(state, state.threadFrom.list, shown)
+        ? { threadFrom: { list: 'lead', leadId: shown } }
+        : undefined,
+  },
+  // Its tab counts nothing: the marks it clears are counted in the Inbox's.
+  seen: { kinds: [], inSight: marksInSight },
   commands: [
     {
       id: 'back',
@@ -301,7 +359,8 @@ export const threadPane: PaneDescriptor = {
       keys: ['esc'],
       label: 'back to the list the thread came from (Inbox or Contacts)',
       hint: 'back',
-      run: (context) => context.ui.leaveThread(),
+      run: (context) =>
+        context.ui.focusPane(context.state().threadFrom.list === 'contacts' ? 'contacts' : 'inbox'),
     },
     {
       id: 'open',

@@ -160,7 +160,6 @@ export const todayPane: PaneDescriptor = {
     rowLabel: (item: ActivityItem) => oneLine(item.summary).slice(0, 40),
   },
   reads: () => [{ kind: 'today' }, { kind: 'billing' }, { kind: 'texting' }],
-  seen: [],
   commands: [
     {
       id: 'pending',
@@ -170,10 +169,8 @@ export const todayPane: PaneDescriptor = {
       label: 'open the actions awaiting approval (in Actions)',
       hint: 'pending actions',
       run: (context) => {
-        if (context.state().actionsFilter !== 'pending_approval') {
-          context.store.setState({ actionsFilter: 'pending_approval' });
-          context.store.setState((state) => ({ selection: { ...state.selection, actions: { index: 0 } } }));
-        }
+        if (context.state().actionsFilter !== 'pending_approval')
+          context.ui.showList('actions', { actionsFilter: 'pending_approval' });
         context.ui.focusPane('actions');
       },
     },

@@ -10,7 +10,6 @@ import type { PaneDescriptor } from '../panes/pane.js';
 import { PANES, paneById } from '../panes/registry.js';
 import type { Slot } from '../poller/refresh-plan.js';
 import {
-  ACTION_FILTERS,
   type AppState,
   type AppStore,
   type ComposerTarget,
@@ -37,10 +36,8 @@ import {
   selectRow,
 } from '../store/selection.js';
 import {
-  inboxRows,
   leadIdForPhone,
   searchText,
-  selectedLead,
   selectionOf,
   targetFromContact,
   targetFromLead,
@@ -115,13 +112,12 @@ export function createController(options: ControllerOptions) {
 
   const focusPane = (id: PaneId) => {
     const state = get();
-    if (state.focus === id || !PANES.some((descriptor) => descriptor.id === id)) return;
+    const to = PANES.find((descriptor) => descriptor.id === id);
+    if (state.focus === id || !to) return;
     // "New" marks stay: each belongs to its item and clears when that item is selected (new-marks.ts).
-    // The Inbox is the thread's home list: from it, the thread is the lead it highlights, at every size.
-    const home = id === 'inbox' && state.threadFrom.list !== 'inbox';
-    set({ focus: id, searching: false, ...(home ? { threadFrom: { list: 'inbox' } as const } : {}) });
-    // Gone to deliberately: read now, not once a selection rests (the poller's wait for leads passed by).
-    if (id === 'thread') readThreadLead();
+    const { update, readNow } = to.onFocus?.(state) ?? {};
+    set({ focus: id, searching: false, ...update });
+    for (const slot of readNow ?? []) services.poller.request(slot);
   };
 
   const cyclePane = (step: 1 | -1) => {
@@ -164,15 +160,19 @@ export function createController(options: ControllerOptions) {
 
   const resetSelection = (id: PaneId) => setSelection(id, noSelection);
 
-  // --- the inbox and the thread ----------------------------------------------
+  /** Another list in a pane, as staff chose (a filter, a status): its selection starts again at the top. */
+  const showList = (id: PaneId, update: Partial<AppState>) => {
+    set(update);
+    resetSelection(id);
+  };
 
-  /** The thread's lead, read now when it was never read. */
-  function readThreadLead() {
-    const leadId = threadLeadId(get());
-    if (leadId && !get().leads[leadId]?.data) services.poller.request({ kind: 'lead', id: leadId });
-  }
+  // --- the thread ------------------------------------------------------------
 
-  /** Shows, in the Thread pane, the lead highlighted in `from` (read again now), on its newest text. */
+  /**
+   * Shows, in the Thread pane, the lead highlighted in `from` (read again now), on its newest text. The one
+   * pane named here: every list opens its record in it, and so does the composer (c on an Inbox row shows
+   * the thread while its lead is read).
+   */
   const openThread = (from: ThreadSource) => {
     set((state) => ({
       threadFrom: from,
@@ -183,47 +183,26 @@ export function createController(options: ControllerOptions) {
     focusPane('thread');
   };
 
-  /** i: an inbound text's lead, highlighted in the Inbox when the Inbox as shown lists it, so the two agree. */
-  const openInboundThread = (leadId: string) => {
-    const at = inboxRows(get()).findIndex((lead) => lead.id === leadId);
-    if (at === -1) return openThread({ list: 'lead', leadId });
-    select('inbox', at);
-    openThread({ list: 'inbox' });
-  };
-
-  /** esc in the thread: back to the list it shows the highlighted record of. */
-  const leaveThread = () => focusPane(get().threadFrom.list === 'contacts' ? 'contacts' : 'inbox');
-
-  const toggleInboxFilter = () => {
-    set((state) => ({ inboxFilter: state.inboxFilter === 'open' ? 'callbacks' : 'open' }));
-    resetSelection('inbox');
-  };
-
-  const cycleActionsFilter = (step: 1 | -1 = 1) => {
-    const index = ACTION_FILTERS.indexOf(get().actionsFilter);
-    set({
-      actionsFilter:
-        ACTION_FILTERS[(index + step + ACTION_FILTERS.length) % ACTION_FILTERS.length] ?? 'pending_approval',
-    });
-    resetSelection('actions');
-  };
-
   // --- filters and the contacts search ---------------------------------------
 
-  const applyContactsSearch = () => {
-    const text = searchText(get(), 'contacts').trim();
-    if (text === get().contacts.query) return;
-    set((state) => ({ contacts: { ...state.contacts, query: text } }));
-    resetSelection('contacts');
+  /** Asks the service for what is typed in a pane's search line, when it is not what was asked last. */
+  const applyRemoteSearch = (id: PaneId) => {
+    const remote = pane(id).filter;
+    if (typeof remote !== 'object') return;
+    const text = searchText(get(), id).trim();
+    if (text === remote.asked(get())) return;
+    const { update, read } = remote.ask(get(), text);
+    set(update);
+    resetSelection(id);
     // Read this query now, even if it was read before (esc back to ""): the list on screen is another query's.
-    services.poller.request({ kind: 'contacts', query: text });
+    services.poller.request(read);
   };
 
   const searchChanged = (id: PaneId) => {
-    if (pane(id).filter === 'remote') {
+    if (typeof pane(id).filter === 'object') {
       // Typing a name must not spend the request budget: only the last query is sent.
       if (searchTimer) clearTimeout(searchTimer);
-      searchTimer = setTimeout(applyContactsSearch, options.searchDebounceMs ?? 350);
+      searchTimer = setTimeout(() => applyRemoteSearch(id), options.searchDebounceMs ?? 350);
       searchTimer.unref?.();
       return;
     }
@@ -243,9 +222,9 @@ export function createController(options: ControllerOptions) {
 
   const finishSearch = () => {
     set({ searching: false });
-    if (pane().filter === 'remote') {
+    if (typeof pane().filter === 'object') {
       if (searchTimer) clearTimeout(searchTimer);
-      applyContactsSearch();
+      applyRemoteSearch(get().focus);
     }
   };
 
@@ -503,10 +482,7 @@ export function createController(options: ControllerOptions) {
     move,
     keepSelection,
     openThread,
-    openInboundThread,
-    leaveThread,
-    toggleInboxFilter,
-    cycleActionsFilter,
+    showList,
     startSearch,
     editSearch,
     finishSearch,
@@ -555,7 +531,6 @@ export function createController(options: ControllerOptions) {
       if (state.searching) editSearch((line) => insertText(line, insertableText(text, { multiline: false })));
     },
     backspaceComposed: () => editComposed(deleteBackward),
-    selectedLead: () => selectedLead(get()),
     refreshVisible: () => services.poller.refreshVisible(),
     refreshAll: () => services.poller.refreshAll(),
     draft: (reviewId: string) => services.draft(reviewId),

@@ -2,68 +2,56 @@
  * Keeps every pane's selection on its record while the lists change under it
  * (the poller writes new data at any moment): the same record at its new
  * place, or, when it left the list, its nearest neighbour, and a notice that
- * says so when staff can see that pane, or the thread that shows its record
- * (then naming whose thread it is now). A change staff made themselves (a
- * filter typed, another status shown) moves the selection quietly.
+ * says so when staff can see that pane, or a pane that shows its record (the
+ * thread: then naming what it shows now). A change staff made themselves (a
+ * filter typed, another status shown: the panes' `choices`) moves the
+ * selection quietly.
  */
-import { PANES, panesOnScreen } from '../panes/registry.js';
+import type { PaneDescriptor } from '../panes/pane.js';
+import type { PaneSet } from '../panes/pane-set.js';
+import { REGISTRY } from '../panes/registry.js';
 import type { AppState, AppStore, Notice } from '../store/app-store.js';
 import { reconcileSelection } from '../store/selection.js';
-import {
-  contactRows,
-  inboxRows,
-  repliedFromHere,
-  selectionOf,
-  threadLeadId,
-  threadSubject,
-} from '../store/selectors.js';
-import { recipientLabel } from '../text/recipient.js';
+import { selectionOf } from '../store/selectors.js';
 
 /** What staff change themselves: when one of these changed, a list changed because they asked. */
-const asked = (state: AppState) => [
+const asked = (state: AppState, panes: PaneSet) => [
   state.search,
-  state.inboxFilter,
-  state.actionsFilter,
-  state.inboxOrder,
-  state.reviewOrder,
-  state.unrepliedOnly,
-  state.contacts.query,
-  // A search is answered later: the answer to the new query is still a change staff asked for.
-  state.contacts.loadedQuery,
-  state.threadFrom,
   state.focus,
+  ...panes.panes.flatMap((pane) => pane.choices?.(state) ?? []),
 ];
 
-/** The pane is on screen: focused, or beside the focused one. */
-export const visible = (state: AppState, pane: string) =>
-  panesOnScreen(state).some((each) => each.id === pane);
-
-/** Whether the list a thread follows still holds this lead (Contacts: a contact whose lead it is). */
-function listed(state: AppState, list: 'inbox' | 'contacts', leadId: string): boolean {
-  if (list === 'inbox') return inboxRows(state).some((lead) => lead.id === leadId);
-  const contactId = state.leads[leadId]?.data?.contact.id;
-  return contactId !== undefined && contactRows(state).some((contact) => contact.id === contactId);
+export interface FollowSelectionOptions {
+  now?: () => number;
+  /** The panes (default: the registry's). */
+  panes?: PaneSet;
 }
 
-export function followSelections(store: AppStore, now: () => number = Date.now): () => void {
-  let previous = asked(store.getState());
+export function followSelections(store: AppStore, options: FollowSelectionOptions = {}): () => void {
+  const now = options.now ?? Date.now;
+  const panes = options.panes ?? REGISTRY;
+  let previous = asked(store.getState(), panes);
   /** The name of each pane's selected record, for saying which one left. */
   const names = new Map<string, { id: string; name: string }>();
   /** Which list each pane showed last (see PaneList.identity). */
   const identities = new Map<string, unknown>(
-    PANES.map((pane) => [pane.id, pane.list?.identity?.(store.getState())]),
+    panes.panes.map((pane) => [pane.id, pane.list?.identity?.(store.getState())]),
   );
-  /** The lead the Thread pane showed after the last update. */
-  let shownThread = threadLeadId(store.getState());
+  const showing = panes.panes.filter(
+    (pane): pane is PaneDescriptor & Required<Pick<PaneDescriptor, 'shows'>> => Boolean(pane.shows),
+  );
+  /** The record each pane that shows another's highlighted record showed after the last update. */
+  const shownBy = new Map(showing.map((pane) => [pane.id, pane.shows.record(store.getState())]));
   const update = (state: AppState) => {
-    const current = asked(state);
-    const quiet = current.some((value, index) => value !== previous[index]);
+    const current = asked(state, panes);
+    const quiet =
+      current.length !== previous.length || current.some((value, index) => value !== previous[index]);
     previous = current;
     let selection = state.selection;
     let notice: Notice | undefined;
-    /** The record the thread on screen showed left its list, which is not on screen: say whose thread it is now. */
-    let threadMoved: string | undefined;
-    for (const pane of PANES) {
+    /** The record a pane on screen showed left its list, which is not on screen: that pane says what it shows now. */
+    let moved: { by: PaneDescriptor & Required<Pick<PaneDescriptor, 'shows'>>; gone: string } | undefined;
+    for (const pane of panes.panes) {
       if (!pane.list) continue;
       const list = pane.list.of(state);
       const identity = pane.list.identity?.(state);
@@ -86,7 +74,7 @@ export function followSelections(store: AppStore, now: () => number = Date.now):
       if (!result.left || quiet || renewed || ours || list.followsEnd) continue;
       const which = before?.id === result.left.id ? ` (${before.name})` : '';
       const gone = `The ${pane.list.noun} you had selected${which} left`;
-      if (visible(state, pane.id)) {
+      if (panes.visible(state, pane.id)) {
         notice = {
           text: result.left.now
             ? `${gone} this list; now on ${pane.list.rowLabel(result.left.now)}.`
@@ -94,37 +82,29 @@ export function followSelections(store: AppStore, now: () => number = Date.now):
           tone: 'warning',
           at: now(),
         };
-      } else if (state.threadFrom.list === pane.id && visible(state, 'thread')) {
-        threadMoved = `${gone} the ${pane.title} list`;
+        continue;
       }
+      const by = showing.find((each) => each.shows.from(state) === pane.id && panes.visible(state, each.id));
+      if (by) moved = { by, gone: `${gone} the ${pane.title} list` };
     }
-    if (threadMoved && !notice) {
-      const subject = threadSubject({ ...state, selection });
+    if (moved && !notice) {
       notice = {
-        text:
-          subject.kind === 'lead' && subject.name !== undefined && subject.phone !== undefined
-            ? `${threadMoved}; the thread shows ${recipientLabel({ name: subject.name, phone: subject.phone })} now.`
-            : `${threadMoved}; ${subject.kind === 'none' ? subject.why : 'the thread shows the lead now highlighted there'}.`,
+        text: `${moved.gone}; ${moved.by.shows.nowShowing({ ...state, selection })}.`,
         tone: 'warning',
         at: now(),
       };
     }
-    // The thread staff work in keeps the lead their own reply took off its list (a callback answered):
-    // a reply is no reason to show them another customer's thread.
-    const shown = shownThread;
-    const next = threadLeadId({ ...state, selection });
-    shownThread = next;
-    if (
-      shown !== undefined &&
-      next !== shown &&
-      !quiet &&
-      state.focus === 'thread' &&
-      state.threadFrom.list !== 'lead' &&
-      repliedFromHere(state, shown) &&
-      !listed(state, state.threadFrom.list, shown)
-    ) {
-      shownThread = shown;
-      store.setState({ selection, threadFrom: { list: 'lead', leadId: shown } });
+    // The pane staff work in may keep the record their own doing took off its list (the thread: a callback
+    // answered): a reply is no reason to show them another customer's thread.
+    for (const pane of showing) {
+      const shown = shownBy.get(pane.id);
+      const next = pane.shows.record({ ...state, selection });
+      shownBy.set(pane.id, next);
+      if (shown === undefined || next === shown || quiet || state.focus !== pane.id) continue;
+      const kept = pane.shows.keep?.(state, shown);
+      if (!kept) continue;
+      shownBy.set(pane.id, shown);
+      store.setState({ selection, ...kept });
       return;
     }
     if (selection !== state.selection) store.setState({ selection, ...(notice ? { notice } : {}) });

@@ -64,7 +64,7 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
   const keymap = buildKeymap(options.keys);
   const clock = createClock(options.now);
   // Before anything renders: the selection follows its record from the first change on.
-  const stopFollowing = followSelections(store, options.now);
+  const stopFollowing = followSelections(store, options.now ? { now: options.now } : {});
   // After the selection is settled: the selected item's "new" mark goes.
   const stopMarks = followNewMarks(store, {
     ...(options.newMarksFadeMs !== undefined ? { fadeMs: options.newMarksFadeMs } : {}),

@@ -76,6 +76,8 @@ it('80×24: highlight a lead, leads arrive, tab: the thread names that lead; c, 
   await t.waitForText(`│ Thread — ${named}`);
   t.send('c');
   await t.waitForText(`To ${named}`);
+  // Until the lead is read the composer only keeps the text (enter says so): wait for its consent record.
+  await t.waitForText('consent given');
   t.send('Be there at 3');
   await t.waitForText('Be there at 3');
   t.send(KEYS.enter);

@@ -48,6 +48,8 @@ describe('orders and quick filters', () => {
     rows = reviewRows(tui.state());
     expect(rows.map((review) => review.id).sort()).toEqual(unreplied.map((review) => review.id).sort());
     expect(frame).toContain(`(${unreplied.length} shown of ${all.length}`);
+    // The replied review staff were on left the list because they asked (a choice of the pane): nothing says it left.
+    expect(tui.state().log.filter((notice) => notice.text.includes('left this list'))).toEqual([]);
     await tui.press('u', 'o');
     await tui.waitFor((f) => /│ Reviews \(\d+, \d+ unreplied\) · /.test(plain(f)));
     expect(reviewRows(tui.state()).map((review) => review.id)).toEqual(all.map((review) => review.id));

@@ -7,7 +7,7 @@
  * command that needs something new of the controller adds it here too.
  */
 import type { Contact, InboxLead } from '../../contract/resources.js';
-import type { Notice, PaneId, Prompt, ThreadSource } from '../../store/app-store.js';
+import type { AppState, Notice, PaneId, Prompt, ThreadSource } from '../../store/app-store.js';
 import type { Cut, LineText } from '../../store/line-editor.js';
 
 export interface ShellControls {
@@ -25,12 +25,8 @@ export interface ShellControls {
 
   /** Shows, in the Thread pane, the lead highlighted in `from` (read again now), on its newest text. */
   openThread(from: ThreadSource): void;
-  /** An inbound text's lead, highlighted in the Inbox when the Inbox as shown lists it. */
-  openInboundThread(leadId: string): void;
-  /** Back to the list the thread shows the highlighted record of. */
-  leaveThread(): void;
-  toggleInboxFilter(): void;
-  cycleActionsFilter(step?: 1 | -1): void;
+  /** Another list in a pane, as staff chose (a filter, a status shown): the update, and its selection at the top. */
+  showList(id: PaneId, update: Partial<AppState>): void;
 
   startSearch(): void;
   finishSearch(): void;
