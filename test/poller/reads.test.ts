@@ -24,6 +24,7 @@ import {
 import { DEFAULT_INTERVALS, plan, type RefreshIntervals } from '../../src/poller/refresh-plan.js';
 import { markLoading, storeData, storeFailure } from '../../src/poller/store-writes.js';
 import { type AppState, createAppStore, initialState, STATE_FIELDS } from '../../src/store/app-store.js';
+import type { SeenKind } from '../../src/store/seen.js';
 import { startSim } from '../support/sim.js';
 
 /** Text with the characters a key is made of (":" and "\"), and any other. */
@@ -254,6 +255,43 @@ describe('the store writes, from the table', () => {
     store.setState({ contacts: { loading: false, query: 'a' } });
     storeData(store, answer.slot, answer.data, 2);
     expect(store.getState().contacts).toMatchObject({ query: 'a', loadedQuery: 'a', data: answer.data });
+  });
+});
+
+describe('what is new, from the table', () => {
+  const news: Array<{
+    slot: Slot;
+    event: 'missed_call' | 'inbound_text' | 'review' | 'action';
+    kind: SeenKind;
+  }> = [
+    { slot: { kind: 'inbox', filter: 'open' }, event: 'missed_call', kind: 'leads' },
+    { slot: { kind: 'inbox', filter: 'open' }, event: 'inbound_text', kind: 'inbound' },
+    { slot: { kind: 'reviews' }, event: 'review', kind: 'reviews' },
+    { slot: { kind: 'actions', status: 'pending_approval' }, event: 'action', kind: 'actions' },
+  ];
+
+  it('is observed in the reads that say so: nothing in the first copy, what arrived in the next', async () => {
+    expect(READ_KINDS.filter((kind) => readOf(kind).observe !== undefined).sort()).toEqual(
+      [...new Set(news.map(({ slot }) => slot.kind))].sort(),
+    );
+    for (const { slot, event, kind } of news) {
+      const s = await startSim();
+      const client = s.client();
+      const store = createAppStore();
+      storeData(store, slot, await readSlot(client, slot, {}), 1_000);
+      expect({ event, fresh: [...store.getState().seen.fresh[kind]] }).toEqual({ event, fresh: [] });
+      expect(s.sim.inject(event)).not.toBeNull();
+      storeData(store, slot, await readSlot(client, slot, {}), 2_000);
+      expect({ event, fresh: store.getState().seen.fresh[kind].size }).toEqual({ event, fresh: 1 });
+    }
+    // Other lists of the same kinds are not the news: a missed call first seen among the callbacks is not.
+    const s = await startSim();
+    const store = createAppStore();
+    const callbacks: Slot = { kind: 'inbox', filter: 'callbacks' };
+    storeData(store, callbacks, await readSlot(s.client(), callbacks, {}), 1_000);
+    s.sim.inject('missed_call');
+    storeData(store, callbacks, await readSlot(s.client(), callbacks, {}), 2_000);
+    expect(store.getState().seen).toEqual(initialState().seen);
   });
 });
 
