@@ -16,8 +16,7 @@ import { connect, type Socket } from 'node:net';
 import type { CallOptions, SendTextOptions, SendTextResult, ShopClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { DecisionResult, ReplyDraft } from '../contract/resources.js';
-import type { Slot } from '../poller/refresh-plan.js';
-import type { SlotData } from '../poller/store-writes.js';
+import type { Slot, SlotData } from '../poller/reads.js';
 import {
   Greeting,
   type HubCall,

@@ -21,9 +21,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { ShopClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Poller } from '../poller/poller.js';
-import { readSlot } from '../poller/read-slot.js';
-import { type Slot, slotKey } from '../poller/refresh-plan.js';
-import type { SlotData } from '../poller/store-writes.js';
+import { readOf, readSlot, type Slot, type SlotData, slotKey } from '../poller/reads.js';
 import { type AppStore, composingContact } from '../store/app-store.js';
 import { hubListenPath } from './hub-paths.js';
 import {
@@ -272,8 +270,8 @@ export class HubServer {
     this.cache.set(key, { slot, data, at });
     const leads = [...this.cache.keys()].filter((k) => k.startsWith('lead:'));
     for (const old of leads.slice(0, Math.max(0, leads.length - MAX_CACHED_LEADS))) this.cache.delete(old);
-    // Contacts searches are per terminal: only the terminal that asked gets its answer.
-    if (slot.kind === 'contacts' && slot.query !== '') return;
+    // A read that is one terminal's own (a contacts search) goes only to the terminal that asked.
+    if (readOf(slot.kind).shared?.(slot) === false) return;
     for (const peer of this.peers) if (peer.ready) this.send(peer, { t: 'data', slot, data, at });
   }
 

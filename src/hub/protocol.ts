@@ -7,9 +7,7 @@
  */
 import { z } from 'zod';
 import { endpoints } from '../contract/endpoints.js';
-import { ActionStatusValues, InboxFilterValues } from '../contract/resources.js';
-import type { Slot } from '../poller/refresh-plan.js';
-import type { SlotData } from '../poller/store-writes.js';
+import { READS, readOf, type Slot, type SlotData } from '../poller/reads.js';
 
 /** 2: the hub beats (a line every `beatMs`), so that a client tells a hub that stopped from one with nothing to say. */
 export const PROTOCOL_VERSION = 2;
@@ -22,18 +20,18 @@ export const MAX_HUB_LINE_BYTES = 4 * 1024 * 1024 + 64 * 1024;
 const Id = z.int().min(0).max(Number.MAX_SAFE_INTEGER);
 const ShortText = (max: number) => z.string().max(max);
 
-export const SlotSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('me') }),
-  z.object({ kind: z.literal('today') }),
-  z.object({ kind: z.literal('billing') }),
-  z.object({ kind: z.literal('texting') }),
-  z.object({ kind: z.literal('apiSpec') }),
-  z.object({ kind: z.literal('reviews') }),
-  z.object({ kind: z.literal('inbox'), filter: z.enum(InboxFilterValues) }),
-  z.object({ kind: z.literal('contacts'), query: ShortText(100) }),
-  z.object({ kind: z.literal('lead'), id: ShortText(200).min(1) }),
-  z.object({ kind: z.literal('actions'), status: z.enum(ActionStatusValues) }),
-]) satisfies z.ZodType<Slot>;
+/** A slot as a terminal names it: one of the reads' slot schemas (src/poller/reads.ts). */
+export const SlotSchema = z.discriminatedUnion(
+  'kind',
+  nonEmpty(Object.values(READS).map((read) => read.slot)),
+);
+SlotSchema satisfies z.ZodType<Slot>;
+
+function nonEmpty<T>(items: readonly T[]): [T, ...T[]] {
+  const [first, ...rest] = items;
+  if (first === undefined) throw new TypeError('no reads');
+  return [first, ...rest];
+}
 
 const Call = z.discriminatedUnion('op', [
   z.object({
@@ -102,36 +100,10 @@ export const HubMessage = z.discriminatedUnion('t', [
 ]);
 export type HubMessage = z.infer<typeof HubMessage>;
 
-/** The contract's schema of what fills a slot: shop data from a hub is parsed as the client parses the API's. */
-function schemaOf(slot: Slot): z.ZodType {
-  switch (slot.kind) {
-    case 'me':
-      return endpoints.getMe.data;
-    case 'today':
-      return endpoints.getToday.data;
-    case 'billing':
-      return endpoints.getBilling.data;
-    case 'texting':
-      return endpoints.getTexting.data;
-    case 'apiSpec':
-      return z.record(z.string(), z.unknown());
-    case 'inbox':
-      return endpoints.getInbox.data;
-    case 'contacts':
-      return endpoints.getContacts.data;
-    case 'lead':
-      return endpoints.getLead.data;
-    case 'reviews':
-      return endpoints.getReviews.data;
-    case 'actions':
-      return endpoints.getActions.data;
-  }
-}
-
-/** The slot's data parsed with the API contract, or undefined when it does not fit. */
+/** The slot's data parsed with the API contract (the read's schema in src/poller/reads.ts), or undefined when it does not fit. */
 export function parseSlotData(slot: Slot, data: unknown): SlotData | undefined {
-  const parsed = schemaOf(slot).safeParse(data);
-  return parsed.success ? (parsed.data as SlotData) : undefined;
+  const parsed = readOf(slot.kind).data.safeParse(data);
+  return parsed.success ? parsed.data : undefined;
 }
 
 export function parseCallResult(call: HubCall, data: unknown): unknown {

@@ -14,19 +14,17 @@ import { explainApiError } from '../api/explain-error.js';
 import type { ShopOverview } from '../contract/resources.js';
 import type { AppStore } from '../store/app-store.js';
 import { LIST_LIMIT } from '../store/counts.js';
-import { readSlot } from './read-slot.js';
+import { readSlot, type Slot, type SlotData, slotKey } from './reads.js';
 import {
   DEFAULT_INTERVALS,
   listsBehindMe,
   NOTHING_VISIBLE,
   plan,
   type RefreshIntervals,
-  type Slot,
-  slotKey,
   type VisibleSlots,
 } from './refresh-plan.js';
 import type { RequestBudget } from './request-budget.js';
-import { failureOf, markLoading, type SlotData, storeData, storeFailure } from './store-writes.js';
+import { failureOf, markLoading, storeData, storeFailure } from './store-writes.js';
 
 export interface PollerOptions {
   client: ShopClient;

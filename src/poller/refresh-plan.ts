@@ -5,19 +5,11 @@
 import type { ShopOverview } from '../contract/resources.js';
 import type { AppState } from '../store/app-store.js';
 import { wholeListCounts } from '../store/counts.js';
+import { type Cadence, READ_KINDS, readOf, type Slot, slotKey } from './reads.js';
 
-export type Slot =
-  | { kind: 'me' }
-  | { kind: 'today' }
-  | { kind: 'billing' }
-  | { kind: 'texting' }
-  /** GET /openapi.json: which API this is, shown under Today and account. */
-  | { kind: 'apiSpec' }
-  | { kind: 'inbox'; filter: 'open' | 'callbacks' }
-  | { kind: 'contacts'; query: string }
-  | { kind: 'lead'; id: string }
-  | { kind: 'reviews' }
-  | { kind: 'actions'; status: AppState['actionsFilter'] };
+// The panes and the shell name what they show through the plan's module.
+export type { Slot } from './reads.js';
+export { slotKey } from './reads.js';
 
 export interface RefreshIntervals {
   /** What the focused pane (and the header) shows. */
@@ -37,21 +29,6 @@ export const DEFAULT_INTERVALS: RefreshIntervals = {
   rareMs: 300_000,
 };
 
-export const slotKey = (slot: Slot): string => {
-  switch (slot.kind) {
-    case 'inbox':
-      return `inbox:${slot.filter}`;
-    case 'contacts':
-      return `contacts:${slot.query}`;
-    case 'lead':
-      return `lead:${slot.id}`;
-    case 'actions':
-      return `actions:${slot.status}`;
-    default:
-      return slot.kind;
-  }
-};
-
 /** What the screen shows now (the UI says; without a screen, nothing): read more often than the rest. */
 export type VisibleSlots = (state: AppState) => Slot[];
 
@@ -62,6 +39,28 @@ export const NOTHING_VISIBLE: VisibleSlots = () => [];
  * inbox. The session reads it (with the header) while the UI is still loading.
  */
 export const FIRST_SCREEN: VisibleSlots = (state) => [{ kind: 'inbox', filter: state.inboxFilter }];
+
+/** The interval of a cadence (reads.ts). */
+function everyMs(cadence: Cadence, intervals: RefreshIntervals): number {
+  switch (cadence) {
+    case 'header':
+      return intervals.headerMs;
+    case 'background':
+      return intervals.backgroundMs;
+    case 'rare':
+      return intervals.rareMs;
+    case 'rarest':
+      return intervals.rareMs * 12;
+  }
+}
+
+/** What is read whether or not a pane shows it, and how often: each read's `refresh`, in the table's order. */
+function backgroundReads(state: AppState): Array<{ slot: Slot; every: Cadence }> {
+  return READ_KINDS.flatMap((kind) => {
+    const refresh = readOf(kind).refresh;
+    return refresh ? refresh.slots(state).map((slot) => ({ slot, every: refresh.every })) : [];
+  });
+}
 
 /** Every slot worth refreshing now, each with how often. Visible ones first. */
 export function plan(
@@ -78,17 +77,7 @@ export function plan(
     entries.push({ slot, everyMs });
   };
   for (const slot of visibleSlots(state)) add(slot, intervals.visibleMs);
-  add({ kind: 'me' }, intervals.headerMs);
-  add({ kind: 'inbox', filter: 'open' }, intervals.backgroundMs);
-  add({ kind: 'actions', status: 'pending_approval' }, intervals.backgroundMs);
-  add({ kind: 'reviews' }, intervals.backgroundMs);
-  add({ kind: 'today' }, intervals.backgroundMs);
-  // New missed calls are news (the title, notifications): read as often as the other lists behind them.
-  add({ kind: 'inbox', filter: 'callbacks' }, intervals.backgroundMs);
-  add({ kind: 'billing' }, intervals.rareMs);
-  add({ kind: 'texting' }, intervals.rareMs);
-  add({ kind: 'apiSpec' }, intervals.rareMs * 12);
-  add({ kind: 'contacts', query: state.contacts.query }, intervals.rareMs);
+  for (const { slot, every } of backgroundReads(state)) add(slot, everyMs(every, intervals));
   return entries;
 }
 

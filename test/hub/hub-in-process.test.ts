@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hubDir, hubListenPath, hubSocketPath } from '../../src/hub/hub-paths.js';
 import { PROTOCOL_VERSION } from '../../src/hub/protocol.js';
+import { slotKey } from '../../src/poller/reads.js';
 import { createSession, type Session } from '../../src/session/create-session.js';
 import { type ShareOptions, type Sharer, shareSession } from '../../src/session/share-session.js';
 import { startSim, type TestSim } from '../support/sim.js';
@@ -107,6 +108,37 @@ describe('the hub of a box', () => {
       5_000,
     );
     await until(() => (hub.session.store.getState().presence.others === 1 ? true : undefined));
+  });
+
+  it('hands every terminal what it reads, but a contacts search only to the terminal that searched', async () => {
+    const { linkToHub } = await import('../../src/hub/hub-link.js');
+    const test = await startSim();
+    const place = await runtimeDir();
+    const hub = await terminal(test, place, {
+      visibleSlots: () => [
+        { kind: 'inbox', filter: 'open' },
+        { kind: 'contacts', query: '' },
+      ],
+    });
+    expect(hub.sharing.role).toBe('hub');
+    const received: string[] = [];
+    const watcher = await linkToHub(socketOf(place, test), {
+      onRead: (read) => received.push(slotKey(read.slot)),
+      onPresence: () => {},
+      onClose: () => {},
+    });
+    if (watcher.kind !== 'linked') throw new Error(`no hub: ${watcher.kind}`);
+    const searcher = await terminal(test, place, {
+      visibleSlots: () => [{ kind: 'contacts', query: 'a' }],
+    });
+    searcher.session.store.setState({
+      contacts: { ...searcher.session.store.getState().contacts, query: 'a' },
+    });
+    await until(() => (searcher.session.store.getState().contacts.loadedQuery === 'a' ? true : undefined));
+    await until(() => (received.includes('contacts:') ? true : undefined));
+    expect(received).toContain('inbox:open');
+    expect(received).not.toContain('contacts:a');
+    watcher.link.close();
   });
 
   it('three terminals read the shop about as often as one', async () => {
