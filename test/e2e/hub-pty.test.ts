@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { hubSocketPath } from '../../src/hub/hub-paths.js';
 import { startSim } from '../support/sim.js';
 import { type BuiltCli, copyBuiltCli, terminalEnv } from './built-cli.js';
-import { KEYS, type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
+import { COMPOSER_READY, KEYS, type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
 
 let bundle: BuiltCli;
 let home = '';
@@ -70,6 +70,7 @@ it('two terminals share one hub: presence, and a second question before writing 
   await b.waitForText('✎ typing');
   // B writes to the same contact: after its y, it is asked again.
   b.send('c');
+  await b.waitForText(COMPOSER_READY);
   b.send('Coming at 3');
   b.send(KEYS.enter);
   // The seed's first lead may have no consent given: then the question wants "send" typed, not y.

@@ -20,7 +20,7 @@ import { OutboxFile } from '../../src/outbox/outbox-file.js';
 import { storedEntries } from '../outbox/support/stored-entries.js';
 import { startSim } from '../support/sim.js';
 import { type BuiltCli, copyBuiltCli, terminalEnv } from './built-cli.js';
-import { KEYS, type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
+import { COMPOSER_READY, KEYS, type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
 
 /** A private mount namespace (as root, or as any user where user namespaces are allowed). */
 function canMountPrivately(): boolean {
@@ -86,6 +86,7 @@ it.skipIf(!mountable)(
     await first.waitForText(/│ Thread — /);
     first.send('c');
     await first.waitForText(/To .*\(\+1/);
+    await first.waitForText(COMPOSER_READY);
     first.send('Running 10 min late');
     first.send(KEYS.enter);
     // The seed's first lead may have no consent given: then the question wants "send" typed, not y.

@@ -68,6 +68,12 @@ export interface PtyTerminal {
 }
 
 /** Named keys as a terminal sends them. */
+/**
+ * The composer once its contact's lead is read (its consent record shows). Before, enter only keeps the
+ * text ("Still reading this lead's contact…"): a test that types and sends waits for this first.
+ */
+export const COMPOSER_READY = /To .+ characters[\s\S]*(consent given|consent not given|no consent record)/;
+
 export const KEYS = {
   tab: '\t',
   shiftTab: '\u001B[Z',

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { startSim } from '../support/sim.js';
 import { type BuiltCli, copyBuiltCli, terminalEnv } from './built-cli.js';
-import { KEYS, type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
+import { COMPOSER_READY, KEYS, type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
 import {
   brokenBoxRows,
   mismatchedListRows,
@@ -123,6 +123,7 @@ it('a hub whose terminal stops reading keeps serving its client, and its screen 
   // And carries the client's text to the shop.
   client.send('c');
   await client.waitForText(/To /i);
+  await client.waitForText(COMPOSER_READY);
   client.send('Be there at 4');
   client.send(KEYS.enter);
   await client.waitForText(/Send to .*\? (y\/n|Type send)/);
