@@ -1,6 +1,6 @@
 /**
- * The one root handler, with the real store, controller, keymap and input
- * parser: each key of a batch goes to the command of the context the screen
+ * The one root handler, as the inbox wires it (session, store, controller,
+ * keymap) and fed by the real input parser: each key of a batch goes to the command of the context the screen
  * is in at that moment (the first active one, by a fixed priority); a key
  * bound to nothing does nothing; a paste is never keys; a command that
  * changes the shop is hidden in a process read-only by choice and refused
@@ -8,56 +8,58 @@
  * answer it.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { PANES } from '../../src/panes/registry.js';
-import { contextOf, createDispatcher } from '../../src/shell/commands/dispatch.js';
-import { buildKeymap } from '../../src/shell/commands/keymap.js';
-import { createController } from '../../src/shell/controller.js';
+import { createSession } from '../../src/session/create-session.js';
+import { contextOf } from '../../src/shell/commands/dispatch.js';
+import { createInboxUi } from '../../src/shell/inbox-ui.js';
 import { type AppState, createAppStore, STATE_FIELDS } from '../../src/store/app-store.js';
 import { lineOf } from '../../src/store/line-editor.js';
 import { insertableText } from '../../src/text/text-filter.js';
-import type { Command, KeyContext } from '../../src/ui-kit/commands/command.js';
+import type { KeyContext } from '../../src/ui-kit/commands/command.js';
 import { keyName } from '../../src/ui-kit/input/key-event.js';
 import { parseAll } from '../../src/ui-kit/input/parse-input.js';
+import { startSim } from '../support/sim.js';
 
-/** An inbox's shell on a store of its own: what the services were asked is recorded, nothing is sent. */
-function shell(commands?: readonly Command[]) {
-  const store = createAppStore();
-  const asked: string[] = [];
-  const ui = createController({
-    store,
+/**
+ * The inbox's shell as the terminal runs it (session, store, controller, keymap, dispatcher), against the
+ * simulator; the session is not started, so only keys can change anything, and any request they made would
+ * be in the simulator's log.
+ */
+async function shell(options: { readOnly?: boolean } = {}) {
+  const s = await startSim();
+  const session = createSession({
+    baseUrl: s.baseUrl,
+    apiKey: s.sim.tokens.write,
+    ...options,
     now: () => 1_000,
-    services: {
-      poller: {
-        refreshVisible: () => asked.push('refreshVisible'),
-        refreshAll: () => asked.push('refreshAll'),
-        request: () => asked.push('request'),
-      },
-      sendText: () => asked.push('sendText'),
-      approve: () => asked.push('approve'),
-      draft: () => asked.push('draft'),
-      quit: () => asked.push('quit'),
-    },
   });
-  const keymap = commands ? buildKeymap({}, commands) : buildKeymap();
-  const dispatch = createDispatcher({ store, ui, keymap });
+  let quits = 0;
+  const ui = createInboxUi(session, { quit: () => (quits += 1), now: () => 1_000, mouse: false });
+  running.push(() => {
+    ui.dispose();
+    session.close();
+  });
   let batch = 0;
   return {
-    store,
-    ui,
-    asked,
-    keymap,
+    store: session.store,
+    keymap: ui.keymap,
     /** Bytes as the terminal sends them, read in one batch. */
     press: (bytes: string) => {
       batch += 1;
-      dispatch({ id: batch, events: parseAll(bytes) });
-      return batch;
+      ui.dispatch({ id: batch, events: parseAll(bytes) });
     },
-    get batch() {
-      return batch;
+    get quits() {
+      return quits;
     },
+    requests: () => s.requests(),
   };
 }
+
+const running: Array<() => void> = [];
+afterEach(() => {
+  for (const stop of running.splice(0)) stop();
+});
 
 /** Everything a key could change, field by field (sets and maps as lists). */
 const snapshot = (state: AppState) =>
@@ -156,8 +158,8 @@ describe('contextOf: which context decides what a key does', () => {
 });
 
 describe('the dispatcher', () => {
-  it('reads each key of a batch in the context the screen is in at that moment', () => {
-    const s = shell();
+  it('reads each key of a batch in the context the screen is in at that moment', async () => {
+    const s = await shell();
     // "?" opens the help; the "j" read with it scrolls the help, it does not move the inbox's selection.
     s.press('?j');
     expect(s.store.getState().helpOpen).toBe(true);
@@ -169,8 +171,8 @@ describe('the dispatcher', () => {
     expect(s.store.getState().focus).toBe('actions');
   });
 
-  it('does nothing at all for a key bound to nothing where it is pressed', () => {
-    const s = shell();
+  it('does nothing at all for a key bound to nothing where it is pressed', async () => {
+    const s = await shell();
     fc.assert(
       fc.property(
         fc.constantFrom(...PANES.map((pane) => pane.id)),
@@ -191,44 +193,44 @@ describe('the dispatcher', () => {
           const name = event.kind === 'key' ? keyName(event) : '';
           fc.pre(s.keymap.resolve(`pane:${pane}`, name) === undefined);
           const before = snapshot(s.store.getState());
-          const asked = s.asked.length;
           s.press(bytes);
           expect(snapshot(s.store.getState()), `${JSON.stringify(bytes)} in ${pane}`).toEqual(before);
-          expect(s.asked.length).toBe(asked);
+          expect(s.quits).toBe(0);
         },
       ),
     );
+    expect(await s.requests()).toEqual([]);
   });
 
-  it('never reads a paste as keys: in a pane it does nothing, in a search it is the text', () => {
+  it('never reads a paste as keys: in a pane it does nothing, in a search it is the text', async () => {
+    const s = await shell();
     fc.assert(
       fc.property(
         fc.string({ minLength: 1, maxLength: 20 }).filter((text) => !text.includes('\u001B')),
         (text) => {
-          const s = shell();
+          s.store.setState({ focus: 'inbox', searching: false, search: {} });
           const before = snapshot(s.store.getState());
           s.press(`\u001B[200~${text}\u001B[201~`);
           expect(snapshot(s.store.getState())).toEqual(before);
-          expect(s.asked).toEqual([]);
+          expect(s.quits).toBe(0);
           s.store.setState({ searching: true });
           s.press(`\u001B[200~${text}\u001B[201~`);
           expect(s.store.getState().search.inbox?.text).toBe(insertableText(text, { multiline: false }));
-          s.ui.dispose();
         },
       ),
     );
   });
 
-  it('hides a command that changes the shop in a process read-only by choice: its key does nothing, says nothing', () => {
-    const s = shell();
-    s.store.setState({ readOnly: true, readOnlyReason: 'flag' });
+  it('hides a command that changes the shop in a process read-only by choice: its key does nothing, says nothing', async () => {
+    const s = await shell({ readOnly: true });
+    expect(s.store.getState().readOnlyReason).toBe('flag');
     const before = snapshot(s.store.getState());
     s.press('c');
     expect(snapshot(s.store.getState())).toEqual(before);
   });
 
-  it('refuses it under a read-only key, saying why, and runs nothing', () => {
-    const s = shell();
+  it('refuses it under a read-only key, saying why, and runs nothing', async () => {
+    const s = await shell();
     s.store.setState({ readOnly: true, readOnlyReason: 'server' });
     s.press('c');
     const state = s.store.getState();
@@ -236,43 +238,31 @@ describe('the dispatcher', () => {
     expect(state.notice?.text).toBe(
       "This API key is read-only; turn on write mode in the shop's API settings.",
     );
-    expect(s.asked).toEqual([]);
+    expect(await s.requests()).toEqual([]);
   });
 
-  it("says a command's reason when it does not apply, unless it is one that stays silent", () => {
-    const ran: string[] = [];
-    const command = (id: string, keys: string[], extra: Partial<Command>): Command => ({
-      id,
-      mode: 'global',
-      keys,
-      label: id,
-      run: () => ran.push(id),
-      ...extra,
-    });
-    const s = shell([
-      command('off', ['x'], { when: () => 'nothing to do here' }),
-      command('quiet', ['z'], { when: () => 'not now', silentWhenOff: true }),
-      command('on', ['w'], {}),
-    ]);
-    s.press('x');
-    expect(s.store.getState().notice?.text).toBe('Nothing to do here.');
+  it("says a command's reason when it does not apply, unless it is one that stays silent", async () => {
+    const s = await shell();
+    // Nothing is read yet: no lead to text.
+    s.press('c');
+    expect(s.store.getState().notice?.text).toBe('No lead is selected.');
+    expect(s.store.getState().composer).toBeUndefined();
     s.store.setState({ notice: undefined });
-    s.press('z');
+    // esc with no filter to clear says nothing.
+    s.press('\u001B');
     expect(s.store.getState().notice).toBeUndefined();
-    s.press('w');
-    expect(ran).toEqual(['on']);
   });
 
-  it('does not take keys read with a question as its answer, nor any key once quitting', () => {
-    const s = shell();
-    // The question is asked by a key of the next batch; "y" read in that same batch is no answer.
-    s.ui.ask({ kind: 'confirm-quit', unsent: 1 }, s.batch + 1);
-    s.press('y');
-    expect(s.store.getState().prompt).toBeDefined();
-    expect(s.asked).toEqual([]);
+  it('does not take keys read with a question as its answer, nor any key once quitting', async () => {
+    const s = await shell();
+    // A text is typed for someone: q asks first. The "y" read with that q is no answer.
+    s.store.setState({ composed: { c1: lineOf('on my way') } });
+    s.press('qy');
+    expect(s.store.getState().prompt).toEqual({ kind: 'confirm-quit', unsent: 1 });
+    expect(s.quits).toBe(0);
     s.press('y');
     expect(s.store.getState().prompt).toBeUndefined();
-    expect(s.asked).toEqual(['quit']);
+    expect(s.quits).toBe(1);
     s.store.setState({ quitting: true });
     const before = snapshot(s.store.getState());
     s.press('?4');
