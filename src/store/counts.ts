@@ -125,15 +125,15 @@ export interface WaitingCounts {
 const count = (value: number | undefined): string => (value === undefined ? '-' : String(value));
 
 export function waitingCounts(state: AppState): WaitingCounts {
-  const me = state.me.data;
+  const header = headerCounts(state);
   const open = state.inbox.open.data?.open_leads;
   const sameDay = open?.filter((lead) => String(lead.urgency) === 'same_day').length;
   const fullPage = open !== undefined && open.length >= LIST_LIMIT;
   return {
-    // The header's callbacks: the same definition, so the title, the wallboard and the inbox agree.
-    missed: count(callbackCount(state)),
+    // The header's counts: the same definitions, so the title, the wallboard and the inbox agree.
+    missed: count(header.callbacks),
     sameDay: sameDay === undefined ? '-' : `${sameDay}${fullPage ? '+' : ''}`,
-    reviews: count(me?.reviews_pulse.unreplied),
-    approvals: count(me?.pending_actions),
+    reviews: count(header.unreplied),
+    approvals: count(header.pending),
   };
 }

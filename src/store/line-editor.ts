@@ -90,7 +90,8 @@ export interface Cut {
   cut: string;
 }
 
-const WORD = /[\p{L}\p{N}_]/u;
+/** Letters, digits and the marks written on them (an accent typed apart, Devanagari's vowel signs). */
+const WORD = /[\p{L}\p{N}\p{M}_]/u;
 
 /** Where the word before the cursor starts (skipping the spaces and punctuation before it). */
 export function wordStartBefore(text: string, index: number): number {

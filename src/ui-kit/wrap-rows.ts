@@ -46,7 +46,9 @@ export function wrapRows(text: string, width: number): WrappedRow[] {
         continue;
       }
       if (used + size > columns && at > rowStart) {
-        if (breakAt !== undefined && breakAt > rowStart && breakAt <= at) {
+        // At the last space, unless the word carried over leaves no room for this (wide) character either.
+        const carried = used - usedAtBreak + size;
+        if (breakAt !== undefined && breakAt > rowStart && breakAt <= at && carried <= columns) {
           rows.push({ start: rowStart, end: breakAt, lineEnd: false });
           used -= usedAtBreak;
           rowStart = breakAt;

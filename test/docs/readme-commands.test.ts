@@ -1,7 +1,8 @@
 /**
  * The README's table of commands is the registry's: every command id with its
- * default keys, where it works and what it does. When a command changes, this
- * test prints the table to paste into the README.
+ * default keys, where it works and what it does there (a pane's own wording of
+ * a shared command is its own row). When a command changes, this test prints
+ * the table to paste into the README.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -25,9 +26,18 @@ const WHERE: Record<Command['mode'], string> = {
   always: 'everywhere',
 };
 
-/** The rows of the table, one per command id (a command several panes share is one row). */
+interface Row {
+  keys: string;
+  where: string[];
+  does: string;
+}
+
+/**
+ * The rows of the table: one per command id and what it does, so that a command several panes share is
+ * one row where it reads the same and one row per wording where a pane says it its own way.
+ */
 function commandTable(): string {
-  const rows = new Map<string, { keys: string; where: string[]; does: string; writes: boolean }>();
+  const rows = new Map<string, Row[]>();
   const order: Command['mode'][] = [
     'global',
     'pane',
@@ -46,24 +56,24 @@ function commandTable(): string {
   ];
   const sorted = [...ALL_COMMANDS].sort((a, b) => order.indexOf(a.mode) - order.indexOf(b.mode));
   for (const command of sorted) {
-    const key = `${command.id}|${command.mode === 'pane' ? 'pane' : command.mode}`;
+    const id = `${command.id}|${command.mode === 'pane' ? 'pane' : command.mode}`;
     const where = command.mode === 'pane' ? (command.pane ?? '') : WHERE[command.mode];
-    const existing = rows.get(key);
-    if (existing) {
-      existing.where.push(where);
-      continue;
-    }
-    rows.set(key, {
-      keys: command.keys.map((k) => `\`${k.replaceAll('|', '\\|')}\``).join(' ') || '—',
-      where: [where],
-      does: command.writes ? `${command.label} (changes the shop: off in read-only mode)` : command.label,
-      writes: Boolean(command.writes),
-    });
+    const keys = command.keys.map((k) => `\`${k.replaceAll('|', '\\|')}\``).join(' ') || '—';
+    const does = command.writes
+      ? `${command.label} (changes the shop: off in read-only mode)`
+      : command.label;
+    const variants = rows.get(id) ?? [];
+    rows.set(id, variants);
+    const same = variants.find((row) => row.keys === keys && row.does === does);
+    if (same) same.where.push(where);
+    else variants.push({ keys, where: [where], does });
   }
   const lines = ['| command id | default keys | where | does |', '|---|---|---|---|'];
-  for (const [key, row] of rows) {
-    const id = key.split('|')[0];
-    lines.push(`| \`${id}\` | ${row.keys} | ${row.where.join(', ')} | ${row.does.replaceAll('|', '\\|')} |`);
+  for (const [id, variants] of rows) {
+    for (const row of variants)
+      lines.push(
+        `| \`${id.split('|')[0]}\` | ${row.keys} | ${row.where.join(', ')} | ${row.does.replaceAll('|', '\\|')} |`,
+      );
   }
   return lines.join('\n');
 }

@@ -4,11 +4,27 @@
  * the shop are inert and hidden in read-only mode, and a user's keys from
  * config.json replace the defaults or are refused in plain words.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readConfig } from '../../src/config/config-file.js';
 import { PANES } from '../../src/panes/registry.js';
-import { allContexts, buildKeymap, commandsIn, KeymapError } from '../../src/shell/commands/keymap.js';
+import { visibleReads } from '../../src/panes/visible-reads.js';
+import { DEFAULT_INTERVALS, plan, slotKey } from '../../src/poller/refresh-plan.js';
+import {
+  allContexts,
+  buildKeymap,
+  commandsIn,
+  KeymapError,
+  TEXT_CONTEXTS,
+} from '../../src/shell/commands/keymap.js';
 import { ALL_COMMANDS } from '../../src/shell/commands/registry.js';
+import { type AppState, STATE_FIELDS } from '../../src/store/app-store.js';
 import { openLead } from '../../src/store/selectors.js';
+import type { KeyContext } from '../../src/ui-kit/commands/command.js';
 import { displayKey } from '../../src/ui-kit/input/key-event.js';
 import { keyBytes } from '../support/key-bytes.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
@@ -24,43 +40,130 @@ function helpKeysOnScreen(frame: string, keysByRow: Map<string, string[]>): Set<
   return shown;
 }
 
-/** What a key press could change: if none of it changes, the key did nothing. */
+/** A value of the state as it can be compared (sets and maps as lists). */
+const comparable = (value: unknown): unknown =>
+  JSON.parse(
+    JSON.stringify(value ?? null, (_key, each: unknown) =>
+      each instanceof Set ? [...each] : each instanceof Map ? [...each] : each,
+    ),
+  );
+
+/**
+ * What a key press could change: every field of the state, from the store's table of fields (so a field
+ * added later is watched too), and whether the inbox asked to quit. If none of it changes, the key did nothing.
+ */
 const observable = (tui: TestTui) => {
   const state = tui.state();
-  return JSON.stringify({
-    focus: state.focus,
-    selection: state.selection[state.focus],
-    prompt: state.prompt,
-    composer: state.composer,
-    waiting: state.composerWaiting,
-    help: state.helpOpen,
-    palette: state.palette,
-    searching: state.searching,
-    inboxFilter: state.inboxFilter,
-    actionsFilter: state.actionsFilter,
-    notice: state.notice?.text,
-    composed: state.composed,
+  const fields = Object.keys(STATE_FIELDS) as (keyof AppState)[];
+  return {
+    ...Object.fromEntries(fields.map((field) => [field, comparable(state[field])])),
     quit: tui.quitRequested,
-  });
+  };
 };
 
-describe('the registry', () => {
-  it('no key runs two commands in any context, with the default keys', () => {
-    const keymap = buildKeymap();
-    for (const context of allContexts()) {
-      const seen = new Map<string, string>();
-      for (const { command, keys } of keymap.commands(context)) {
-        for (const key of keys) {
-          const other = seen.get(key);
-          expect(
-            other === undefined || other === command.id,
-            `${context}: ${key} is ${other} and ${command.id}`,
-          ).toBe(true);
-          seen.set(key, command.id);
-          expect(keymap.resolve(context, key)?.id).toBe(command.id);
+/** Some read is under way (its field would change without any key). */
+function reading(value: unknown, depth = 0): boolean {
+  if (typeof value !== 'object' || value === null || depth > 4) return false;
+  if (value instanceof Set || value instanceof Map) return false;
+  if ((value as { loading?: unknown }).loading === true) return true;
+  return Object.values(value).some((each) => reading(each, depth + 1));
+}
+
+/** The slots the inbox's poller has stored a read of (through its public hook, as the hub does). */
+function watchReads(tui: TestTui): ReadonlySet<string> {
+  const read = new Set<string>();
+  tui.session.poller.onData = (slot) => read.add(slotKey(slot));
+  return read;
+}
+
+/**
+ * Waits until the poller has read everything it plans once and nothing is being read: with QUIET
+ * intervals nothing is read again, so from then on only a key can change the state.
+ */
+const untilQuiet = (tui: TestTui, read: ReadonlySet<string>) =>
+  tui.waitFor(
+    (_frame, state) =>
+      plan(state, { ...DEFAULT_INTERVALS, ...QUIET }, visibleReads).every(({ slot }) =>
+        read.has(slotKey(slot)),
+      ) && !reading(state),
+  );
+
+/** A default key of one command that another command, working in the same context, could be given. */
+interface Clash {
+  context: KeyContext;
+  key: string;
+  /** The command the key is given to in config.json. */
+  command: string;
+  /** The command that has the key by default there. */
+  holder: string;
+}
+
+/** Every clash a user's key could make with the defaults, from the default keymap itself. */
+function clashesWithDefaults(): Clash[] {
+  const defaults = buildKeymap();
+  const clashes: Clash[] = [];
+  for (const context of allContexts()) {
+    for (const { keys } of defaults.commands(context)) {
+      for (const key of keys) {
+        const holder = defaults.resolve(context, key)?.id;
+        if (holder === undefined) continue;
+        for (const command of commandsIn(context)) {
+          if (command.id === holder) continue;
+          // A printable key where text is typed is refused for another reason (tested below).
+          if (TEXT_CONTEXTS.has(context) && [...key].length === 1 && command.mode !== 'always') continue;
+          clashes.push({ context, key, command: command.id, holder });
         }
       }
     }
+  }
+  return clashes;
+}
+
+describe('the registry', () => {
+  const home = mkdtempSync(join(tmpdir(), 'shop-inbox-keys-'));
+  const env = { HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
+  mkdirSync(join(env.XDG_CONFIG_HOME, 'shop-inbox'), { recursive: true, mode: 0o700 });
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+  /** The keymap as the command line builds it: config.json's keys, read and checked. */
+  async function keymapFromConfig(keys: Record<string, string | string[]>) {
+    await writeFile(join(env.XDG_CONFIG_HOME, 'shop-inbox', 'config.json'), JSON.stringify({ keys }), {
+      mode: 0o600,
+    });
+    const config = await readConfig(env);
+    return buildKeymap(config?.keys);
+  }
+
+  it('a key in config.json that another command has there by default is refused, naming both commands and where', async () => {
+    const clashes = clashesWithDefaults();
+    expect(clashes.length).toBeGreaterThan(100);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...clashes), async ({ context, key, command, holder }) => {
+        const refusal = await keymapFromConfig({ [command]: key }).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(refusal, `${command}: ${key} in ${context}`).toBeInstanceOf(KeymapError);
+        const where = context.startsWith('pane:') ? `in the ${context.slice(5)} pane` : `in the ${context}`;
+        const both = [
+          `"${key}" is both ${holder} and ${command} (${where})`,
+          `"${key}" is both ${command} and ${holder} (${where})`,
+        ];
+        const message = (refusal as Error).message;
+        expect(
+          both.some((line) => message.split('\n').some((each) => each.trim() === line)),
+          `${message}\nshould say one of:\n${both.join('\n')}`,
+        ).toBe(true);
+      }),
+    );
+  });
+
+  it('a key another command has only where this one never works is no clash', async () => {
+    // `back` works in the thread alone, `callbacks` (f) in the inbox alone.
+    const keymap = await keymapFromConfig({ back: 'f' });
+    expect(keymap.resolve('pane:thread', 'f')?.id).toBe('back');
+    expect(keymap.resolve('pane:inbox', 'f')?.id).toBe('callbacks');
+    expect(keymap.resolve('pane:thread', 'esc')).toBeUndefined();
   });
 
   it('every command that changes the shop is a pane command with a key that types no text', () => {
@@ -151,6 +254,7 @@ describe('a user\'s keys (config.json "keys")', () => {
 describe('the help lists exactly the keys that work', () => {
   it('in every pane: its rows are the keymap of that pane, and a printable key it does not list does nothing', async () => {
     const tui = await startTui({ columns: 120, rows: 40, intervals: QUIET });
+    const read = watchReads(tui);
     await firstLoad(tui, (state) => state.actions.pending_approval.data !== undefined);
     for (const pane of PANES) {
       await tui.run(`pane.${pane.id}`);
@@ -173,9 +277,10 @@ describe('the help lists exactly the keys that work', () => {
       for (let code = 0x21; code < 0x7f; code += 1) {
         const key = String.fromCharCode(code);
         if (working.has(key)) continue;
+        await untilQuiet(tui, read);
         const before = observable(tui);
         await tui.press(keyBytes(key));
-        expect(observable(tui), `${key} in ${pane.id}`).toBe(before);
+        expect(observable(tui), `${key} in ${pane.id}`).toEqual(before);
       }
     }
   });
@@ -184,6 +289,7 @@ describe('the help lists exactly the keys that work', () => {
 describe('read-only', () => {
   it('every command that changes the shop is inert when its key is pressed, and nowhere in the help or the hints', async () => {
     const tui = await startTui({ columns: 120, rows: 40, intervals: QUIET, readOnly: true });
+    const read = watchReads(tui);
     await firstLoad(tui, (state) => state.actions.pending_approval.data !== undefined);
     await tui.run('open');
     await tui.waitFor((_frame, state) => openLead(state) !== undefined);
@@ -193,9 +299,10 @@ describe('read-only', () => {
       await tui.run(`pane.${pane.id}`);
       await tui.waitFor((_frame, state) => state.focus === pane.id);
       for (const command of writes) {
+        await untilQuiet(tui, read);
         const before = observable(tui);
         await tui.press(...command.keys.map(keyBytes));
-        expect(observable(tui), `${command.id} in ${pane.id}`).toBe(before);
+        expect(observable(tui), `${command.id} in ${pane.id}`).toEqual(before);
         expect(plain(tui.frame()).split('\n').at(-1)).not.toContain(`${command.keys[0]} ${command.hint}`);
       }
       await tui.run('help');

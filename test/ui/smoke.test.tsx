@@ -11,8 +11,8 @@ describe('inbox smoke', () => {
     await tui.press(KEYS.tab);
     await tui.waitFor('Actions —');
     await tui.press(KEYS.escape, '?');
-    await tui.waitFor('Keys — Actions');
-    console.log(tui.frame());
+    const help = await tui.waitFor('Keys — Actions');
     expect(tui.state().focus).toBe('actions');
+    expect(help).toMatch(/a +approve the selected pending action/);
   });
 });
