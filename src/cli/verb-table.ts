@@ -42,6 +42,11 @@ export interface VerbSpec {
 
 /** Which shop and which key: every command that talks to a shop takes these. */
 export const SHOP_OPTIONS = {
+  shop: {
+    type: 'string',
+    value: 'NAME',
+    help: 'a shop of config.json\'s "shops" (default: its default_shop); not with --base-url, --key-file, SHOP_API_*',
+  },
   'base-url': {
     type: 'string',
     value: 'URL',
@@ -346,12 +351,18 @@ A key is never accepted as a flag: other users of this machine can see flags wit
 
 Saved in $XDG_CONFIG_HOME/shop-inbox (default ~/.config/shop-inbox, mode 700):
 the key in "key" (mode 600), the base URL and read-only choice in "config.json".
+With --shop NAME: the key in "keys/NAME" (mode 600), the shop in config.json's "shops".
 Exit status: 0 saved, 1 refused or not saved, 2 usage error, 130 cancelled with ctrl-c.`,
     options: {
+      shop: {
+        type: 'string',
+        value: 'NAME',
+        help: 'save it as this shop of several (its key in keys/NAME); the first one saved becomes the default',
+      },
       'base-url': {
         type: 'string',
         value: 'URL',
-        help: "the shop's API root, https://host/…/v1 (default: SHOP_API_BASE_URL, then the one saved before)",
+        help: "the shop's API root, https://host/…/v1 (default: SHOP_API_BASE_URL, then the one saved before; with --shop, that shop's)",
       },
       'read-only': {
         type: 'boolean',

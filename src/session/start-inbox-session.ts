@@ -14,6 +14,8 @@ import type { Template, View } from '../store/app-store.js';
 import { createSession, type Session } from './create-session.js';
 
 export interface InboxSessionOptions {
+  /** The name of the shop in config.json's "shops", when it is one of them. */
+  shop?: string;
   baseUrl: string;
   apiKey: string;
   /** Sent with every request ("shop-inbox/0.1.0"): the command line knows its version, the session does not. */
@@ -48,7 +50,11 @@ function keySourceOf(options: InboxSessionOptions): KeySource | undefined {
     case 'key-file':
       return options.keyFile ? { kind: 'key-file', path: resolve(options.keyFile) } : undefined;
     case 'config':
-      return { kind: 'config', env: process.env };
+      return {
+        kind: 'config',
+        env: process.env,
+        ...(options.shop !== undefined ? { shop: options.shop } : {}),
+      };
     default:
       return undefined;
   }
