@@ -69,6 +69,8 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   return showInbox({
     ...settings,
     readOnly: settings.readOnly || view === 'wallboard',
+    // What holds for every shop switched to: the flag, or the wallboard's never writing.
+    readOnlyFlag: values['read-only'] === true || view === 'wallboard',
     maxRpm,
     demo: false,
     view,
