@@ -6,14 +6,35 @@
 import { ConfigError } from '../config/config-error.js';
 import { readConfig, type ShopInboxConfig } from '../config/config-file.js';
 import { fadeOf } from '../config/settings.js';
+import { RequestStats } from '../poller/request-stats.js';
 import { DEFAULT_MAX_RPM } from '../session/create-session.js';
 import { type InboxSessionOptions, startInboxSession } from '../session/start-inbox-session.js';
 import { loadTemplates, TemplatesError } from '../user-actions/templates.js';
+import {
+  type MetricsAddress,
+  MetricsAddressError,
+  parseMetricsAddress,
+} from '../wallboard/metrics-address.js';
+import type { MetricsServer } from '../wallboard/metrics-server.js';
 import { parseVerbArgs } from './parse-verb.js';
 import { settingsOrExplain } from './shop-settings.js';
 import { UsageError } from './usage-error.js';
 import { VERBS, verbHelp } from './verb-table.js';
 import { VERSION } from './version.js';
+
+/** --metrics ADDR, checked before anything starts (a usage error: exit 2). */
+function metricsAddressOf(raw: string | undefined, allowPublic: boolean): MetricsAddress | undefined {
+  if (raw === undefined) {
+    if (allowPublic) throw new UsageError('--metrics-public goes with --metrics ADDR');
+    return undefined;
+  }
+  try {
+    return parseMetricsAddress(raw, allowPublic);
+  } catch (error) {
+    if (error instanceof MetricsAddressError) throw new UsageError(error.message);
+    throw error;
+  }
+}
 
 type ThemeChoice = 'auto' | 'dark' | 'light';
 
@@ -33,6 +54,7 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
       '--max-rpm must be a whole number from 1 to 120 (the service allows 120 per minute per key)',
     );
   }
+  const metrics = metricsAddressOf(values.metrics, values['metrics-public'] === true);
   if (values.demo) {
     // The demo needs no shop settings, but a user's keys and mouse choice still apply.
     const config = await configOrExplain(env);
@@ -52,6 +74,7 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
         demo: true,
         view,
         mouse: !values['no-mouse'] && config?.mouse !== false,
+        ...(metrics ? { metrics } : {}),
         theme: theme ?? config?.theme ?? 'auto',
         ...(config?.notify ? { notify: config.notify } : {}),
         ...(config?.keys ? { keys: config.keys } : {}),
@@ -76,6 +99,7 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
     view,
     mouse: settings.mouse && !values['no-mouse'],
     theme: theme ?? settings.theme ?? 'auto',
+    ...(metrics ? { metrics } : {}),
   });
 }
 
@@ -95,6 +119,7 @@ async function showInbox(
     theme: ThemeChoice;
     notify?: ShopInboxConfig['notify'];
     newMarksFadeMs?: number;
+    metrics?: MetricsAddress;
   },
 ): Promise<number> {
   const templates = await loadTemplates(process.env).then(
@@ -104,9 +129,11 @@ async function showInbox(
       templatesProblem: error instanceof TemplatesError ? error.message : 'templates.json could not be read.',
     }),
   );
+  const requestStats = options.metrics ? new RequestStats() : undefined;
   const session = startInboxSession({
     ...options,
     ...templates,
+    ...(requestStats ? { requestStats } : {}),
     userAgent: `shop-inbox/${VERSION}`,
     columns: process.stdout.columns ?? 80,
     rows: process.stdout.rows ?? 24,
@@ -125,6 +152,33 @@ async function showInbox(
     }
     throw error;
   }
+  let metricsServer: MetricsServer | undefined;
+  if (options.metrics && requestStats) {
+    const stats = requestStats;
+    const shop = options.demo ? 'demo' : (options.shop ?? 'default');
+    try {
+      const { serveMetrics } = await import('../wallboard/metrics-server.js');
+      metricsServer = await serveMetrics(options.metrics, () => [
+        { shop, state: session.store.getState, stats },
+      ]);
+    } catch (error) {
+      session.close();
+      process.stderr.write(`shop-inbox: --metrics: cannot listen: ${(error as Error).message}\n`);
+      return 1;
+    }
+  }
+  try {
+    return await runInboxScreen(runInbox, session, options);
+  } finally {
+    await metricsServer?.close();
+  }
+}
+
+function runInboxScreen(
+  runInbox: typeof import('../shell/run-inbox.js').runInbox,
+  session: ReturnType<typeof startInboxSession>,
+  options: Parameters<typeof showInbox>[0],
+): Promise<number> {
   return runInbox(session, {
     mouse: options.mouse,
     view: options.view,

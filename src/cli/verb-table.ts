@@ -138,6 +138,15 @@ The key comes from --key-file, SHOP_API_KEY, or \`shop-inbox login\`; never from
         type: 'boolean',
         help: 'the monitoring screen for the room: big counts, oldest missed call, newest texts (read-only)',
       },
+      metrics: {
+        type: 'string',
+        value: 'ADDR',
+        help: 'serve Prometheus metrics at http://ADDR/metrics from what is read anyway (ADDR: PORT, HOST:PORT; default host 127.0.0.1, port 9464)',
+      },
+      'metrics-public': {
+        type: 'boolean',
+        help: 'let --metrics listen on an address that is not loopback (the metrics show business figures)',
+      },
       theme: {
         type: 'string',
         value: 'auto|dark|light',

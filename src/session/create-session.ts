@@ -22,6 +22,7 @@ import type { OutboxPersistence } from '../outbox/outbox-file.js';
 import { Poller } from '../poller/poller.js';
 import type { RefreshIntervals, VisibleSlots } from '../poller/refresh-plan.js';
 import { RequestBudget } from '../poller/request-budget.js';
+import type { RequestStats } from '../poller/request-stats.js';
 import {
   type AppState,
   type AppStore,
@@ -117,6 +118,8 @@ export interface SessionOptions {
    * Never for a process read-only by choice, which sends nothing but GET.
    */
   keyMode?: KeyModeOptions;
+  /** Counts every attempt of the session's client (for /metrics); nothing is asked of the shop for it. */
+  requestStats?: RequestStats;
 }
 
 export interface Session {
@@ -183,6 +186,8 @@ export function createSession(options: SessionOptions): Session {
   const keysUsed: string[] = [];
   let baseUrl = options.baseUrl;
   let keySource = options.keySource;
+  // When each attempt was let go by the budget: its latency is the shop's, not the queue's.
+  const attemptStarts = new WeakMap<object, number>();
   const clientFor = (apiKey: string, readOnly: boolean, url = baseUrl): HttpShopClient => {
     keysUsed.push(apiKey);
     return createShopClient({
@@ -191,9 +196,18 @@ export function createSession(options: SessionOptions): Session {
       apiKey,
       readOnly,
       // Writes are what staff are waiting for: they go ahead of background reads (the mode's probe does not).
-      beforeAttempt: (request, signal) =>
-        budget.acquire(request.method === 'GET' || request.probe ? 'poll' : 'user', signal),
-      afterAttempt: (_request, error) => {
+      beforeAttempt: async (request, signal) => {
+        await budget.acquire(request.method === 'GET' || request.probe ? 'poll' : 'user', signal);
+        attemptStarts.set(request, now());
+      },
+      afterAttempt: (request, error) => {
+        const started = attemptStarts.get(request);
+        options.requestStats?.record({
+          endpoint: request.endpoint,
+          method: request.method,
+          ...(error ? { failureStatus: error.status, failureCode: error.code } : {}),
+          seconds: started === undefined ? 0 : Math.max(0, now() - started) / 1000,
+        });
         if (error?.code !== 'rate_limited') return;
         const until = now() + (error.retryAfter ?? 60) * 1000;
         // Another user's inbox or another machine shares the key: pause, and halve the rate (AIMD).

@@ -12,6 +12,7 @@ import { resolveSettings } from '../config/settings.js';
 import { shopNames } from '../config/shops.js';
 import { OutboxFile } from '../outbox/outbox-file.js';
 import { FIRST_SCREEN } from '../poller/refresh-plan.js';
+import type { RequestStats } from '../poller/request-stats.js';
 import { wallboardReads } from '../poller/wallboard-reads.js';
 import type { Template, View } from '../store/app-store.js';
 import { createSession, type Session, type ShopDirectory } from './create-session.js';
@@ -40,6 +41,8 @@ export interface InboxSessionOptions {
   /** Canned replies, or why templates.json could not be used. */
   templates?: readonly Template[];
   templatesProblem?: string;
+  /** Counts every request of the session (--metrics). */
+  requestStats?: RequestStats;
   /** The environment the hub's socket is found from (default: this process's). */
   env?: NodeJS.ProcessEnv;
 }
@@ -106,6 +109,7 @@ export function startInboxSession(options: InboxSessionOptions): Session {
       ...(options.demo ? { loopbackGuard: { trustWhenUnknown: true } } : {}),
     },
     view: options.view,
+    ...(options.requestStats ? { requestStats: options.requestStats } : {}),
     visibleSlots: options.view === 'wallboard' ? wallboardReads : FIRST_SCREEN,
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
     ...(options.templates ? { templates: options.templates } : {}),
