@@ -16,6 +16,10 @@ export interface OptionSpec {
   multiple?: boolean;
   /** The value's placeholder in help ("URL"), for a string option. */
   value?: string;
+  /** The values it takes, when they can be listed (shell completion); "a|b|c" placeholders list theirs. */
+  choices?: readonly string[];
+  /** What completes its value: a file name, or a shop of config.json. */
+  completes?: 'file' | 'shop';
   help: string;
 }
 
@@ -45,6 +49,7 @@ export const SHOP_OPTIONS = {
   shop: {
     type: 'string',
     value: 'NAME',
+    completes: 'shop',
     help: 'a shop of config.json\'s "shops" (default: its default_shop); not with --base-url, --key-file, SHOP_API_*',
   },
   'base-url': {
@@ -55,6 +60,7 @@ export const SHOP_OPTIONS = {
   'key-file': {
     type: 'string',
     value: 'PATH',
+    completes: 'file',
     help: 'read the key from a file only you can read (default: SHOP_API_KEY, then the saved login)',
   },
 } as const satisfies OptionTable;
@@ -242,6 +248,7 @@ number matches (the shop's search). 1 request.`,
       status: {
         type: 'string',
         value: 'STATUS',
+        choices: ['pending_approval', 'published', 'declined', 'failed'],
         help: 'only this status: pending_approval, published, declined or failed (default: all)',
       },
       ...LIMIT_OPTION,
@@ -366,6 +373,7 @@ Exit status: 0 saved, 1 refused or not saved, 2 usage error, 130 cancelled with 
       shop: {
         type: 'string',
         value: 'NAME',
+        completes: 'shop',
         help: 'save it as this shop of several (its key in keys/NAME); the first one saved becomes the default',
       },
       'base-url': {
@@ -383,6 +391,16 @@ Exit status: 0 saved, 1 refused or not saved, 2 usage error, 130 cancelled with 
       },
       ...HELP_OPTION,
     },
+    exitCodes: 'own',
+  },
+  completion: {
+    name: 'completion',
+    args: [{ name: 'SHELL', required: true, help: 'bash, zsh or fish' }],
+    summary: 'print a script that completes commands, options and shop names in bash, zsh or fish',
+    description: `Prints a completion script for the shell: the commands, each command's options, the values of
+options that have a few (--theme, --filter, --status…), and the shops of config.json, read when
+completing. Install it (see the README):  source <(shop-inbox completion bash)`,
+    options: { ...HELP_OPTION },
     exitCodes: 'own',
   },
   sim: {
