@@ -5,7 +5,8 @@
  */
 import { ConfigError } from '../config/config-error.js';
 import { readConfig, type ShopInboxConfig } from '../config/config-file.js';
-import { fadeOf } from '../config/settings.js';
+import { fadeOf, type ResolvedSettings } from '../config/settings.js';
+import { checkShopName, shopNames } from '../config/shops.js';
 import { RequestStats } from '../poller/request-stats.js';
 import { DEFAULT_MAX_RPM } from '../session/create-session.js';
 import { type InboxSessionOptions, startInboxSession } from '../session/start-inbox-session.js';
@@ -55,6 +56,25 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
     );
   }
   const metrics = metricsAddressOf(values.metrics, values['metrics-public'] === true);
+  const several = values.all === true || (values.shop?.includes(',') ?? false);
+  if (several) {
+    if (values.all && values.shop !== undefined)
+      throw new UsageError('--all and --shop cannot be given together');
+    if (!values.wallboard)
+      throw new UsageError(
+        'several shops (--shop a,b or --all) are shown only on the wallboard: add --wallboard',
+      );
+    if (values.demo || values['base-url'] !== undefined || values['key-file'] !== undefined)
+      throw new UsageError('several shops come from config.json: not with --demo, --base-url or --key-file');
+    return runShopsWallboard(env, {
+      names: values.all ? undefined : (values.shop ?? '').split(','),
+      maxRpm,
+      theme: theme ?? 'auto',
+      mouse: !values['no-mouse'],
+      ...(metrics ? { metrics } : {}),
+    });
+  }
+  if (values.all) throw new UsageError('--all goes with --wallboard');
   if (values.demo) {
     // The demo needs no shop settings, but a user's keys and mouse choice still apply.
     const config = await configOrExplain(env);
@@ -101,6 +121,113 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
     theme: theme ?? settings.theme ?? 'auto',
     ...(metrics ? { metrics } : {}),
   });
+}
+
+/**
+ * The wallboard of several shops: one session per shop (read-only, each with its own budget and hub),
+ * the first shown by the screen, every one in its column; all closed on the way out.
+ */
+async function runShopsWallboard(
+  env: NodeJS.ProcessEnv,
+  options: {
+    names: string[] | undefined;
+    maxRpm: number;
+    theme: ThemeChoice;
+    mouse: boolean;
+    metrics?: MetricsAddress;
+  },
+): Promise<number> {
+  const config = await configOrExplain(env);
+  if (config === false) return 1;
+  const names = [...new Set(options.names?.map((name) => name.trim()) ?? shopNames(config))];
+  for (const name of names) {
+    try {
+      checkShopName(name);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
+  if (names.length === 0) {
+    process.stderr.write(
+      'shop-inbox: config.json names no shops; add them with shop-inbox login --shop NAME\n',
+    );
+    return 1;
+  }
+  const shops: Array<{ name: string; settings: ResolvedSettings }> = [];
+  for (const name of names) {
+    const settings = await settingsOrExplain({ shop: name, 'read-only': true }, env);
+    if (!settings) return 1;
+    shops.push({ name, settings });
+  }
+  if (!canShowInbox(env)) return 2;
+  const stats = shops.map(() => (options.metrics ? new RequestStats() : undefined));
+  const sessions = shops.map(({ name, settings }, index) => {
+    const requestStats = stats[index];
+    return startInboxSession({
+      ...settings,
+      shop: name,
+      readOnly: true,
+      readOnlyFlag: true,
+      maxRpm: options.maxRpm,
+      demo: false,
+      view: 'wallboard',
+      userAgent: `shop-inbox/${VERSION}`,
+      columns: process.stdout.columns ?? 80,
+      rows: process.stdout.rows ?? 24,
+      ...(requestStats ? { requestStats } : {}),
+    });
+  });
+  const closeAll = () => {
+    for (const session of sessions) session.close();
+  };
+  const [{ runInbox }, { buildKeymap, KeymapError }] = await Promise.all([
+    import('../shell/run-inbox.js'),
+    import('../shell/commands/keymap.js'),
+  ]);
+  try {
+    buildKeymap(config?.keys);
+  } catch (error) {
+    closeAll();
+    if (error instanceof KeymapError) {
+      process.stderr.write(`shop-inbox: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  let metricsServer: MetricsServer | undefined;
+  if (options.metrics) {
+    try {
+      const { serveMetrics } = await import('../wallboard/metrics-server.js');
+      metricsServer = await serveMetrics(options.metrics, () =>
+        sessions.flatMap((session, index) => {
+          const requestStats = stats[index];
+          const name = shops[index]?.name;
+          return requestStats && name
+            ? [{ shop: name, state: session.store.getState, stats: requestStats }]
+            : [];
+        }),
+      );
+    } catch (error) {
+      closeAll();
+      process.stderr.write(`shop-inbox: --metrics: cannot listen: ${(error as Error).message}\n`);
+      return 1;
+    }
+  }
+  const [primary] = sessions;
+  if (!primary) return 1;
+  try {
+    return await runInbox(primary, {
+      mouse: false,
+      view: 'wallboard',
+      theme: options.theme,
+      ...(config?.keys ? { keys: config.keys } : {}),
+      wallboardShops: shops.map(({ name }, index) => ({ name, store: (sessions[index] ?? primary).store })),
+    });
+  } finally {
+    closeAll();
+    await metricsServer?.close();
+  }
 }
 
 function isThemeChoice(value: string): value is ThemeChoice {

@@ -142,7 +142,11 @@ The key comes from --key-file, SHOP_API_KEY, or \`shop-inbox login\`; never from
       'read-only': { type: 'boolean', help: 'never write: sending, drafting and approving are off' },
       wallboard: {
         type: 'boolean',
-        help: 'the monitoring screen for the room: big counts, oldest missed call, newest texts (read-only)',
+        help: 'the monitoring screen for the room: big counts, oldest missed call, newest texts (read-only); with --shop a,b or --all, several shops side by side',
+      },
+      all: {
+        type: 'boolean',
+        help: 'with --wallboard: every shop of config.json\'s "shops", side by side',
       },
       metrics: {
         type: 'string',
