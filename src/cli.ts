@@ -28,6 +28,9 @@ const COMMANDS: Record<string, () => Promise<Run>> = {
   send: async () => (await import('./cli/send-command.js')).runSendCommand,
   approve: async () => (await import('./cli/approve-command.js')).runApproveCommand,
   check: async () => (await import('./cli/check-command.js')).runCheckCommand,
+  completion: async () => (await import('./cli/completion-command.js')).runCompletionCommand,
+  // Hidden: what the completion scripts run to list the shops of config.json.
+  __complete: async () => (await import('./cli/completion-command.js')).runCompleteCommand,
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -10,9 +10,10 @@ import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
 import { ConfigError } from '../config/config-error.js';
 import { readConfig, type ShopInboxConfig, writeConfig } from '../config/config-file.js';
-import { checkKey, writeKeyFile } from '../config/key-file.js';
+import { checkKey, readKeyFileIfPresent, writeKeyFile } from '../config/key-file.js';
 import { KeyModeFile } from '../config/key-mode-file.js';
 import { configFilePath, keyFilePath } from '../config/paths.js';
+import { checkShopName, defaultShopName, shopKeyFilePath, shopNames } from '../config/shops.js';
 import { sanitize } from '../text/sanitize.js';
 import { InputCancelled, isTerminal, readHiddenLine } from './hidden-input.js';
 import { describeKeyMode, learnKeyMode } from './key-mode-words.js';
@@ -77,6 +78,108 @@ function chooseBaseUrl(flag: string | undefined, env: NodeJS.ProcessEnv, saved: 
   }
 }
 
+/**
+ * The shop this login saves: --shop NAME, else the default of a config that names shops, else none
+ * (a config of one unnamed shop, as before shops existed).
+ */
+function shopToSave(flag: string | undefined, existing: ShopInboxConfig | undefined): string | undefined {
+  if (flag !== undefined) {
+    try {
+      return checkShopName(flag);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
+  if (!existing?.shops) return undefined;
+  const fallback = defaultShopName(existing);
+  if (fallback === undefined)
+    throw new UsageError(
+      `config.json names several shops (${shopNames(existing).join(', ')}) and no default_shop: name one with --shop NAME`,
+    );
+  return fallback;
+}
+
+/** --base-url, else the one this shop was saved with (the environment's is for runs without --shop). */
+function chooseShopBaseUrl(
+  flag: string | undefined,
+  shop: string,
+  existing: ShopInboxConfig | undefined,
+): string {
+  const saved =
+    existing?.shops && Object.hasOwn(existing.shops, shop) ? existing.shops[shop]?.base_url : undefined;
+  const input = [flag, saved].find((value) => value?.trim());
+  if (!input) throw new UsageError(`no base URL for the shop "${shop}": pass --base-url https://host/…/v1`);
+  try {
+    return parseBaseUrl(input);
+  } catch (error) {
+    if (error instanceof BaseUrlError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** The config of one unnamed shop, as every login wrote before shops existed. */
+function singleShopConfig(
+  existing: ShopInboxConfig | undefined,
+  baseUrl: string,
+  readOnly: boolean,
+): ShopInboxConfig {
+  // The key goes to the default key file, so a key_file saved before must not shadow it.
+  const { key_file: _shadowing, ...kept } = existing ?? {};
+  return { ...kept, base_url: baseUrl, ...(readOnly ? { read_only: true } : {}) };
+}
+
+/**
+ * The config with the shop `name` saved. A config of one unnamed shop becomes the shop "default" first
+ * (its base URL, its key file, its read-only choice), which stays the default shop.
+ */
+async function withShop(
+  env: NodeJS.ProcessEnv,
+  existing: ShopInboxConfig | undefined,
+  name: string,
+  saved: { baseUrl: string; keyPath: string; readOnly: boolean },
+): Promise<ShopInboxConfig> {
+  const { base_url: oldBaseUrl, key_file: oldKeyFile, read_only: oldReadOnly, ...kept } = existing ?? {};
+  const shops = { ...(existing?.shops ?? {}) };
+  let defaultShop = existing?.default_shop ?? (existing?.shops ? defaultShopName(existing) : undefined);
+  if (!existing?.shops && oldBaseUrl !== undefined) {
+    const oldKeyPath = oldKeyFile ?? keyFilePath(env);
+    const hasKey = await readKeyFileIfPresent(oldKeyPath).then(
+      (key) => key !== undefined,
+      () => false,
+    );
+    shops[LEGACY_SHOP_NAME] = {
+      base_url: oldBaseUrl,
+      ...(hasKey ? { key_file: oldKeyPath } : {}),
+      ...(oldReadOnly ? { read_only: true } : {}),
+    };
+    defaultShop = LEGACY_SHOP_NAME;
+  }
+  // A read_only of the whole config still applies to every shop; one of an unnamed shop moved into it above.
+  const keepsGlobalReadOnly = existing?.shops !== undefined && oldReadOnly === true;
+  const before = Object.hasOwn(shops, name) ? shops[name] : undefined;
+  shops[name] = {
+    ...before,
+    base_url: saved.baseUrl,
+    key_file: saved.keyPath,
+    ...(saved.readOnly ? { read_only: true } : {}),
+  };
+  return {
+    ...kept,
+    ...(keepsGlobalReadOnly ? { read_only: true } : {}),
+    shops,
+    default_shop: defaultShop ?? name,
+  };
+}
+
+/** Whether runs on the shop `name` of `config` send nothing but reads. */
+function shopIsReadOnly(config: ShopInboxConfig, name: string): boolean {
+  return config.read_only === true || config.shops?.[name]?.read_only === true;
+}
+
+/** The name a config of one unnamed shop's shop takes when a second shop is saved beside it. */
+const LEGACY_SHOP_NAME = 'default';
+
 /** The business name the key belongs to, or the exit status after saying why the key cannot be used. */
 async function verifyKey(baseUrl: string, apiKey: string, io: LoginIo): Promise<string | number> {
   const client = createShopClient({ baseUrl, apiKey, readOnly: true, userAgent: `shop-inbox/${VERSION}` });
@@ -104,7 +207,11 @@ export async function runLoginCommand(
     return 0;
   }
   const existing = await readExistingConfig(env, io);
-  const baseUrl = chooseBaseUrl(values['base-url'], env, existing?.base_url);
+  const shop = shopToSave(values.shop, existing);
+  const baseUrl =
+    shop === undefined
+      ? chooseBaseUrl(values['base-url'], env, existing?.base_url)
+      : chooseShopBaseUrl(values['base-url'], shop, existing);
 
   let apiKey: string;
   try {
@@ -116,13 +223,12 @@ export async function runLoginCommand(
     return 1;
   }
 
-  // The key goes to the default key file, so a key_file saved before must not shadow it.
-  const { key_file: _shadowing, ...kept } = existing ?? {};
-  const config: ShopInboxConfig = {
-    ...kept,
-    base_url: baseUrl,
-    ...(values['read-only'] ? { read_only: true } : {}),
-  };
+  const keyPath = shop === undefined ? keyFilePath(env) : shopKeyFilePath(env, shop);
+  const config =
+    shop === undefined
+      ? singleShopConfig(existing, baseUrl, values['read-only'] === true)
+      : await withShop(env, existing, shop, { baseUrl, keyPath, readOnly: values['read-only'] === true });
+  const readOnly = shop === undefined ? config.read_only === true : shopIsReadOnly(config, shop);
 
   let businessName: string | undefined;
   let keyMode: string;
@@ -132,7 +238,7 @@ export async function runLoginCommand(
     if (typeof verified === 'number') return verified;
     businessName = verified;
     // A login kept read-only sends nothing but reads: its key's own mode is not asked.
-    keyMode = config.read_only
+    keyMode = readOnly
       ? "read-only: this login is read-only (the key's own mode is not asked, since that takes a write)"
       : describeKeyMode(
           await learnKeyMode(
@@ -141,7 +247,6 @@ export async function runLoginCommand(
           ),
         );
   }
-  const keyPath = keyFilePath(env);
   try {
     await writeKeyFile(keyPath, apiKey);
     await writeConfig(env, config);
@@ -150,15 +255,20 @@ export async function runLoginCommand(
     return 1;
   }
 
+  const asShop =
+    shop === undefined
+      ? ''
+      : ` as the shop "${shop}"${defaultShopName(config) === shop ? ' (the default shop)' : ` (use it with --shop ${shop})`}`;
   io.stdout.write(
-    `${businessName ? `Logged in to ${businessName}.` : 'Saved without checking the key (--no-verify).'}\n` +
+    `${businessName ? `Logged in to ${businessName}${asShop}.` : `Saved without checking the key (--no-verify)${asShop}.`}\n` +
       `Key saved to ${keyPath} (only you can read it); base URL ${baseUrl} saved to ${configFilePath(env)}.\n` +
       `Key mode: ${sanitize(keyMode, { singleLine: true }).replace(/\.+$/, '')}.\n` +
-      (config.read_only ? 'Read-only: shop-inbox sends nothing but reads with this login.\n' : ''),
+      (readOnly ? 'Read-only: shop-inbox sends nothing but reads with this login.\n' : ''),
   );
-  if (env.SHOP_API_KEY?.trim()) {
+  // SHOP_API_KEY is not used with --shop, but is without it: it then hides the default shop's saved key.
+  if (env.SHOP_API_KEY?.trim() && (shop === undefined || defaultShopName(config) === shop)) {
     io.stderr.write(
-      'shop-inbox: note: SHOP_API_KEY is set here and takes precedence over the saved key; unset it to use the saved one.\n',
+      'shop-inbox: note: SHOP_API_KEY is set here and takes precedence over the saved key (but for --shop); unset it to use the saved one.\n',
     );
   }
   return 0;

@@ -5,15 +5,37 @@
  */
 import { ConfigError } from '../config/config-error.js';
 import { readConfig, type ShopInboxConfig } from '../config/config-file.js';
-import { fadeOf } from '../config/settings.js';
+import { fadeOf, type ResolvedSettings } from '../config/settings.js';
+import { checkShopName, shopNames } from '../config/shops.js';
+import { RequestStats } from '../poller/request-stats.js';
 import { DEFAULT_MAX_RPM } from '../session/create-session.js';
 import { type InboxSessionOptions, startInboxSession } from '../session/start-inbox-session.js';
 import { loadTemplates, TemplatesError } from '../user-actions/templates.js';
+import {
+  type MetricsAddress,
+  MetricsAddressError,
+  parseMetricsAddress,
+} from '../wallboard/metrics-address.js';
+import type { MetricsServer } from '../wallboard/metrics-server.js';
 import { parseVerbArgs } from './parse-verb.js';
 import { settingsOrExplain } from './shop-settings.js';
 import { UsageError } from './usage-error.js';
 import { VERBS, verbHelp } from './verb-table.js';
 import { VERSION } from './version.js';
+
+/** --metrics ADDR, checked before anything starts (a usage error: exit 2). */
+function metricsAddressOf(raw: string | undefined, allowPublic: boolean): MetricsAddress | undefined {
+  if (raw === undefined) {
+    if (allowPublic) throw new UsageError('--metrics-public goes with --metrics ADDR');
+    return undefined;
+  }
+  try {
+    return parseMetricsAddress(raw, allowPublic);
+  } catch (error) {
+    if (error instanceof MetricsAddressError) throw new UsageError(error.message);
+    throw error;
+  }
+}
 
 type ThemeChoice = 'auto' | 'dark' | 'light';
 
@@ -33,6 +55,26 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
       '--max-rpm must be a whole number from 1 to 120 (the service allows 120 per minute per key)',
     );
   }
+  const metrics = metricsAddressOf(values.metrics, values['metrics-public'] === true);
+  const several = values.all === true || (values.shop?.includes(',') ?? false);
+  if (several) {
+    if (values.all && values.shop !== undefined)
+      throw new UsageError('--all and --shop cannot be given together');
+    if (!values.wallboard)
+      throw new UsageError(
+        'several shops (--shop a,b or --all) are shown only on the wallboard: add --wallboard',
+      );
+    if (values.demo || values['base-url'] !== undefined || values['key-file'] !== undefined)
+      throw new UsageError('several shops come from config.json: not with --demo, --base-url or --key-file');
+    return runShopsWallboard(env, {
+      names: values.all ? undefined : (values.shop ?? '').split(','),
+      maxRpm,
+      theme: theme ?? 'auto',
+      mouse: !values['no-mouse'],
+      ...(metrics ? { metrics } : {}),
+    });
+  }
+  if (values.all) throw new UsageError('--all goes with --wallboard');
   if (values.demo) {
     // The demo needs no shop settings, but a user's keys and mouse choice still apply.
     const config = await configOrExplain(env);
@@ -52,6 +94,7 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
         demo: true,
         view,
         mouse: !values['no-mouse'] && config?.mouse !== false,
+        ...(metrics ? { metrics } : {}),
         theme: theme ?? config?.theme ?? 'auto',
         ...(config?.notify ? { notify: config.notify } : {}),
         ...(config?.keys ? { keys: config.keys } : {}),
@@ -69,12 +112,122 @@ export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   return showInbox({
     ...settings,
     readOnly: settings.readOnly || view === 'wallboard',
+    // What holds for every shop switched to: the flag, or the wallboard's never writing.
+    readOnlyFlag: values['read-only'] === true || view === 'wallboard',
     maxRpm,
     demo: false,
     view,
     mouse: settings.mouse && !values['no-mouse'],
     theme: theme ?? settings.theme ?? 'auto',
+    ...(metrics ? { metrics } : {}),
   });
+}
+
+/**
+ * The wallboard of several shops: one session per shop (read-only, each with its own budget and hub),
+ * the first shown by the screen, every one in its column; all closed on the way out.
+ */
+async function runShopsWallboard(
+  env: NodeJS.ProcessEnv,
+  options: {
+    names: string[] | undefined;
+    maxRpm: number;
+    theme: ThemeChoice;
+    mouse: boolean;
+    metrics?: MetricsAddress;
+  },
+): Promise<number> {
+  const config = await configOrExplain(env);
+  if (config === false) return 1;
+  const names = [...new Set(options.names?.map((name) => name.trim()) ?? shopNames(config))];
+  for (const name of names) {
+    try {
+      checkShopName(name);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
+  if (names.length === 0) {
+    process.stderr.write(
+      'shop-inbox: config.json names no shops; add them with shop-inbox login --shop NAME\n',
+    );
+    return 1;
+  }
+  const shops: Array<{ name: string; settings: ResolvedSettings }> = [];
+  for (const name of names) {
+    const settings = await settingsOrExplain({ shop: name, 'read-only': true }, env);
+    if (!settings) return 1;
+    shops.push({ name, settings });
+  }
+  if (!canShowInbox(env)) return 2;
+  const stats = shops.map(() => (options.metrics ? new RequestStats() : undefined));
+  const sessions = shops.map(({ name, settings }, index) => {
+    const requestStats = stats[index];
+    return startInboxSession({
+      ...settings,
+      shop: name,
+      readOnly: true,
+      readOnlyFlag: true,
+      maxRpm: options.maxRpm,
+      demo: false,
+      view: 'wallboard',
+      userAgent: `shop-inbox/${VERSION}`,
+      columns: process.stdout.columns ?? 80,
+      rows: process.stdout.rows ?? 24,
+      ...(requestStats ? { requestStats } : {}),
+    });
+  });
+  const closeAll = () => {
+    for (const session of sessions) session.close();
+  };
+  const [{ runInbox }, { buildKeymap, KeymapError }] = await Promise.all([
+    import('../shell/run-inbox.js'),
+    import('../shell/commands/keymap.js'),
+  ]);
+  try {
+    buildKeymap(config?.keys);
+  } catch (error) {
+    closeAll();
+    if (error instanceof KeymapError) {
+      process.stderr.write(`shop-inbox: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  let metricsServer: MetricsServer | undefined;
+  if (options.metrics) {
+    try {
+      const { serveMetrics } = await import('../wallboard/metrics-server.js');
+      metricsServer = await serveMetrics(options.metrics, () =>
+        sessions.flatMap((session, index) => {
+          const requestStats = stats[index];
+          const name = shops[index]?.name;
+          return requestStats && name
+            ? [{ shop: name, state: session.store.getState, stats: requestStats }]
+            : [];
+        }),
+      );
+    } catch (error) {
+      closeAll();
+      process.stderr.write(`shop-inbox: --metrics: cannot listen: ${(error as Error).message}\n`);
+      return 1;
+    }
+  }
+  const [primary] = sessions;
+  if (!primary) return 1;
+  try {
+    return await runInbox(primary, {
+      mouse: false,
+      view: 'wallboard',
+      theme: options.theme,
+      ...(config?.keys ? { keys: config.keys } : {}),
+      wallboardShops: shops.map(({ name }, index) => ({ name, store: (sessions[index] ?? primary).store })),
+    });
+  } finally {
+    closeAll();
+    await metricsServer?.close();
+  }
 }
 
 function isThemeChoice(value: string): value is ThemeChoice {
@@ -93,6 +246,7 @@ async function showInbox(
     theme: ThemeChoice;
     notify?: ShopInboxConfig['notify'];
     newMarksFadeMs?: number;
+    metrics?: MetricsAddress;
   },
 ): Promise<number> {
   const templates = await loadTemplates(process.env).then(
@@ -102,9 +256,11 @@ async function showInbox(
       templatesProblem: error instanceof TemplatesError ? error.message : 'templates.json could not be read.',
     }),
   );
+  const requestStats = options.metrics ? new RequestStats() : undefined;
   const session = startInboxSession({
     ...options,
     ...templates,
+    ...(requestStats ? { requestStats } : {}),
     userAgent: `shop-inbox/${VERSION}`,
     columns: process.stdout.columns ?? 80,
     rows: process.stdout.rows ?? 24,
@@ -123,6 +279,33 @@ async function showInbox(
     }
     throw error;
   }
+  let metricsServer: MetricsServer | undefined;
+  if (options.metrics && requestStats) {
+    const stats = requestStats;
+    const shop = options.demo ? 'demo' : (options.shop ?? 'default');
+    try {
+      const { serveMetrics } = await import('../wallboard/metrics-server.js');
+      metricsServer = await serveMetrics(options.metrics, () => [
+        { shop, state: session.store.getState, stats },
+      ]);
+    } catch (error) {
+      session.close();
+      process.stderr.write(`shop-inbox: --metrics: cannot listen: ${(error as Error).message}\n`);
+      return 1;
+    }
+  }
+  try {
+    return await runInboxScreen(runInbox, session, options);
+  } finally {
+    await metricsServer?.close();
+  }
+}
+
+function runInboxScreen(
+  runInbox: typeof import('../shell/run-inbox.js').runInbox,
+  session: ReturnType<typeof startInboxSession>,
+  options: Parameters<typeof showInbox>[0],
+): Promise<number> {
   return runInbox(session, {
     mouse: options.mouse,
     view: options.view,

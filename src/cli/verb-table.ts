@@ -16,6 +16,10 @@ export interface OptionSpec {
   multiple?: boolean;
   /** The value's placeholder in help ("URL"), for a string option. */
   value?: string;
+  /** The values it takes, when they can be listed (shell completion); "a|b|c" placeholders list theirs. */
+  choices?: readonly string[];
+  /** What completes its value: a file name, or a shop of config.json. */
+  completes?: 'file' | 'shop';
   help: string;
 }
 
@@ -42,6 +46,12 @@ export interface VerbSpec {
 
 /** Which shop and which key: every command that talks to a shop takes these. */
 export const SHOP_OPTIONS = {
+  shop: {
+    type: 'string',
+    value: 'NAME',
+    completes: 'shop',
+    help: 'a shop of config.json\'s "shops" (default: its default_shop); not with --base-url, --key-file, SHOP_API_*',
+  },
   'base-url': {
     type: 'string',
     value: 'URL',
@@ -50,6 +60,7 @@ export const SHOP_OPTIONS = {
   'key-file': {
     type: 'string',
     value: 'PATH',
+    completes: 'file',
     help: 'read the key from a file only you can read (default: SHOP_API_KEY, then the saved login)',
   },
 } as const satisfies OptionTable;
@@ -131,7 +142,20 @@ The key comes from --key-file, SHOP_API_KEY, or \`shop-inbox login\`; never from
       'read-only': { type: 'boolean', help: 'never write: sending, drafting and approving are off' },
       wallboard: {
         type: 'boolean',
-        help: 'the monitoring screen for the room: big counts, oldest missed call, newest texts (read-only)',
+        help: 'the monitoring screen for the room: big counts, oldest missed call, newest texts (read-only); with --shop a,b or --all, several shops side by side',
+      },
+      all: {
+        type: 'boolean',
+        help: 'with --wallboard: every shop of config.json\'s "shops", side by side',
+      },
+      metrics: {
+        type: 'string',
+        value: 'ADDR',
+        help: 'serve Prometheus metrics at http://ADDR/metrics from what is read anyway (ADDR: PORT, HOST:PORT; default host 127.0.0.1, port 9464)',
+      },
+      'metrics-public': {
+        type: 'boolean',
+        help: 'let --metrics listen on an address that is not loopback (the metrics show business figures)',
       },
       theme: {
         type: 'string',
@@ -228,6 +252,7 @@ number matches (the shop's search). 1 request.`,
       status: {
         type: 'string',
         value: 'STATUS',
+        choices: ['pending_approval', 'published', 'declined', 'failed'],
         help: 'only this status: pending_approval, published, declined or failed (default: all)',
       },
       ...LIMIT_OPTION,
@@ -346,12 +371,19 @@ A key is never accepted as a flag: other users of this machine can see flags wit
 
 Saved in $XDG_CONFIG_HOME/shop-inbox (default ~/.config/shop-inbox, mode 700):
 the key in "key" (mode 600), the base URL and read-only choice in "config.json".
+With --shop NAME: the key in "keys/NAME" (mode 600), the shop in config.json's "shops".
 Exit status: 0 saved, 1 refused or not saved, 2 usage error, 130 cancelled with ctrl-c.`,
     options: {
+      shop: {
+        type: 'string',
+        value: 'NAME',
+        completes: 'shop',
+        help: 'save it as this shop of several (its key in keys/NAME); the first one saved becomes the default',
+      },
       'base-url': {
         type: 'string',
         value: 'URL',
-        help: "the shop's API root, https://host/…/v1 (default: SHOP_API_BASE_URL, then the one saved before)",
+        help: "the shop's API root, https://host/…/v1 (default: SHOP_API_BASE_URL, then the one saved before; with --shop, that shop's)",
       },
       'read-only': {
         type: 'boolean',
@@ -363,6 +395,16 @@ Exit status: 0 saved, 1 refused or not saved, 2 usage error, 130 cancelled with 
       },
       ...HELP_OPTION,
     },
+    exitCodes: 'own',
+  },
+  completion: {
+    name: 'completion',
+    args: [{ name: 'SHELL', required: true, help: 'bash, zsh or fish' }],
+    summary: 'print a script that completes commands, options and shop names in bash, zsh or fish',
+    description: `Prints a completion script for the shell: the commands, each command's options, the values of
+options that have a few (--theme, --filter, --status…), and the shops of config.json, read when
+completing. Install it (see the README):  source <(shop-inbox completion bash)`,
+    options: { ...HELP_OPTION },
     exitCodes: 'own',
   },
   sim: {

@@ -10,39 +10,88 @@ import { holdingDirectoryProblem, othersCanChangeProblem, type TrustedFileRole }
 import { configFilePath } from './paths.js';
 import { writePrivateFile } from './private-file.js';
 
-const ConfigSchema = z.looseObject({
-  base_url: z.string().min(1).optional(),
-  read_only: z.boolean().optional(),
+/** A shop's name in config.json: it is typed after --shop, listed by completion and shown in the header. */
+export const SHOP_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
+export const SHOP_NAME_RULE = 'letters, digits, "-" and "_", starting with a letter or digit, at most 32';
+
+/** One shop of several: where it is, the file its key is in, and what differs per shop. */
+const ShopEntrySchema = z.looseObject({
+  base_url: z.string().min(1),
   key_file: z.string().refine(isAbsolute, { message: 'must be an absolute path' }).optional(),
-  /** Command id → key or keys (see the README's list of commands). */
-  keys: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
-  /** Clicks and the wheel; false leaves the terminal's own text selection alone. */
-  mouse: z.boolean().optional(),
-  /** "wallboard": the monitoring screen (read-only), as --wallboard. */
-  view: z.enum(['inbox', 'wallboard']).optional(),
-  /** Colours: "auto" follows COLORFGBG; --theme overrides it. */
-  theme: z.enum(['auto', 'dark', 'light']).optional(),
-  /** What signals a new missed call, text, same-day lead or pending action (see README, "Notifications"). */
-  notify: z
-    .strictObject({
-      title: z.boolean().optional(),
-      desktop: z.boolean().optional(),
-      bell: z.boolean().optional(),
-      events: z.array(z.enum(['missed_call', 'inbound_text', 'same_day', 'pending_action'])).optional(),
-    })
-    .optional(),
-  /** On a read-only screen, "new" marks fade after this many minutes (default 30). */
-  new_marks_fade_minutes: z
-    .number()
-    .positive()
-    .max(7 * 24 * 60)
-    .optional(),
-  /** The shop's IANA time zone ("America/Los_Angeles"): quiet hours are counted in it. */
+  read_only: z.boolean().optional(),
   timezone: z
     .string()
     .refine(isTimeZone, { message: 'must be an IANA time zone, such as "America/Los_Angeles"' })
     .optional(),
 });
+
+const ConfigSchema = z
+  .looseObject({
+    /** Several shops by name; without it, base_url and key_file below are the one shop. */
+    shops: z
+      .record(
+        z.string().regex(SHOP_NAME_PATTERN, { message: `a shop's name: ${SHOP_NAME_RULE}` }),
+        ShopEntrySchema,
+      )
+      .optional(),
+    /** The shop used without --shop (optional when "shops" names only one). */
+    default_shop: z.string().optional(),
+    base_url: z.string().min(1).optional(),
+    read_only: z.boolean().optional(),
+    key_file: z.string().refine(isAbsolute, { message: 'must be an absolute path' }).optional(),
+    /** Command id → key or keys (see the README's list of commands). */
+    keys: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+    /** Clicks and the wheel; false leaves the terminal's own text selection alone. */
+    mouse: z.boolean().optional(),
+    /** "wallboard": the monitoring screen (read-only), as --wallboard. */
+    view: z.enum(['inbox', 'wallboard']).optional(),
+    /** Colours: "auto" follows COLORFGBG; --theme overrides it. */
+    theme: z.enum(['auto', 'dark', 'light']).optional(),
+    /** What signals a new missed call, text, same-day lead or pending action (see README, "Notifications"). */
+    notify: z
+      .strictObject({
+        title: z.boolean().optional(),
+        desktop: z.boolean().optional(),
+        bell: z.boolean().optional(),
+        events: z.array(z.enum(['missed_call', 'inbound_text', 'same_day', 'pending_action'])).optional(),
+      })
+      .optional(),
+    /** On a read-only screen, "new" marks fade after this many minutes (default 30). */
+    new_marks_fade_minutes: z
+      .number()
+      .positive()
+      .max(7 * 24 * 60)
+      .optional(),
+    /** The shop's IANA time zone ("America/Los_Angeles"): quiet hours are counted in it. */
+    timezone: z
+      .string()
+      .refine(isTimeZone, { message: 'must be an IANA time zone, such as "America/Los_Angeles"' })
+      .optional(),
+  })
+  .superRefine((config, context) => {
+    if (config.shops === undefined) {
+      if (config.default_shop !== undefined)
+        context.addIssue({
+          code: 'custom',
+          path: ['default_shop'],
+          message: 'names a shop, but there are no "shops"',
+        });
+      return;
+    }
+    for (const field of ['base_url', 'key_file'] as const)
+      if (config[field] !== undefined)
+        context.addIssue({
+          code: 'custom',
+          path: [field],
+          message: 'belongs inside each of "shops" when there are shops',
+        });
+    if (config.default_shop !== undefined && !Object.hasOwn(config.shops, config.default_shop))
+      context.addIssue({
+        code: 'custom',
+        path: ['default_shop'],
+        message: `names no shop of "shops" (${Object.keys(config.shops).join(', ') || 'none'})`,
+      });
+  });
 
 /** Whether Intl knows this time zone name. */
 export function isTimeZone(name: string): boolean {
@@ -55,6 +104,7 @@ export function isTimeZone(name: string): boolean {
 }
 
 export type ShopInboxConfig = z.infer<typeof ConfigSchema>;
+export type ShopEntry = z.infer<typeof ShopEntrySchema>;
 
 /** Far more than any config (a few hundred bytes, a few KiB with many keys): a larger file is not one. */
 export const CONFIG_FILE_MAX_BYTES = 256 * 1024;
@@ -94,7 +144,9 @@ export async function readConfig(env: NodeJS.ProcessEnv): Promise<ShopInboxConfi
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : '(top level)';
-    throw new ConfigError(`${path} is not a valid config: ${where}: ${issue?.message ?? 'unexpected shape'}`);
+    // A bad shop name is an issue about a record's key: its own message says what a name may be.
+    const message = issue?.code === 'invalid_key' ? issue.issues[0]?.message : issue?.message;
+    throw new ConfigError(`${path} is not a valid config: ${where}: ${message ?? 'unexpected shape'}`);
   }
   return parsed.data;
 }

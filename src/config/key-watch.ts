@@ -16,6 +16,7 @@ import { readConfig } from './config-file.js';
 import { readKeyFileIfPresent } from './key-file.js';
 import { configDir, keyFilePath } from './paths.js';
 import { readSavedKey } from './settings.js';
+import { shopKeyFilePath } from './shops.js';
 
 /** Where a running inbox's key came from. */
 export type KeySource =
@@ -23,8 +24,8 @@ export type KeySource =
   | { kind: 'env' }
   /** --key-file PATH. */
   | { kind: 'key-file'; path: string }
-  /** The saved login: config.json and the key file it names (or the default one). */
-  | { kind: 'config'; env: NodeJS.ProcessEnv };
+  /** The saved login: config.json and the key file it names (or the default one); `shop`: that shop's. */
+  | { kind: 'config'; env: NodeJS.ProcessEnv; shop?: string };
 
 export type WatchableKeySource = Exclude<KeySource, { kind: 'env' }>;
 
@@ -46,7 +47,8 @@ export interface KeyWatch {
 
 /** Where staff put a new key for this source, for the screen (`shop-inbox login` saves it there too). */
 export function keyLocation(source: WatchableKeySource): string {
-  return source.kind === 'key-file' ? source.path : keyFilePath(source.env);
+  if (source.kind === 'key-file') return source.path;
+  return source.shop === undefined ? keyFilePath(source.env) : shopKeyFilePath(source.env, source.shop);
 }
 
 async function readKey(source: WatchableKeySource): Promise<{ key: string | undefined; dirs: string[] }> {
@@ -55,8 +57,9 @@ async function readKey(source: WatchableKeySource): Promise<{ key: string | unde
   }
   const dirs = [configDir(source.env)];
   const config = await readConfig(source.env);
-  if (config?.key_file) dirs.push(dirname(config.key_file));
-  return { key: await readSavedKey(source.env, config), dirs };
+  const keyFile = source.shop === undefined ? config?.key_file : config?.shops?.[source.shop]?.key_file;
+  if (keyFile) dirs.push(dirname(keyFile));
+  return { key: await readSavedKey(source.env, config, source.shop), dirs };
 }
 
 export function watchKeySource(options: KeyWatchOptions): KeyWatch {

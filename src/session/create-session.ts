@@ -22,10 +22,12 @@ import type { OutboxPersistence } from '../outbox/outbox-file.js';
 import { Poller } from '../poller/poller.js';
 import type { RefreshIntervals, VisibleSlots } from '../poller/refresh-plan.js';
 import { RequestBudget } from '../poller/request-budget.js';
+import type { RequestStats } from '../poller/request-stats.js';
 import {
   type AppState,
   type AppStore,
   createAppStore,
+  KEY_MODE_NOT_ASKED,
   type KeyRecovery,
   type ReadOnlyReason,
   type Template,
@@ -40,10 +42,35 @@ import { type KeyModeOptions, KeyModeTracker } from './key-mode.js';
 
 export const DEFAULT_MAX_RPM = 30;
 
+/** A shop of config.json, as a switch to it needs it (read when it is chosen, so a login since counts). */
+export interface ShopTarget {
+  name: string;
+  baseUrl: string;
+  apiKey: string;
+  /** Read-only by choice: the flag, or read_only in the config (for this shop or all). */
+  readOnly: boolean;
+  /** Where its key came from: a refused key is replaced by the next one saved there. */
+  keySource?: KeySource;
+  /** Its time zone in the config, if any. */
+  timeZone?: string;
+}
+
+/** The shops this inbox may switch to (config.json's "shops"). */
+export interface ShopDirectory {
+  /** Their names, as config.json lists them now. */
+  names(): Promise<string[]>;
+  /** The shop `name`'s settings; throws (a ConfigError, in words for staff) when it cannot be used. */
+  open(name: string): Promise<ShopTarget>;
+}
+
 /** How often a running process looks for texts of its key left by a process that stopped. */
 const DEFAULT_OUTBOX_SWEEP_MS = 60_000;
 
 export interface SessionOptions {
+  /** The name in config.json's "shops" of the shop `baseUrl` is (shown in the header). */
+  shop?: string;
+  /** The shops staff may switch to (O in the inbox). */
+  shops?: ShopDirectory;
   baseUrl: string;
   apiKey: string;
   readOnly?: boolean;
@@ -76,9 +103,9 @@ export interface SessionOptions {
   templatesProblem?: string;
   /**
    * The outbox of a key: where texts confirmed with it wait until known sent
-   * (none: they live only in memory, as in the demo). Called again for a new key.
+   * (none: they live only in memory, as in the demo). Called again for a new key or shop.
    */
-  outbox?: (apiKey: string) => OutboxPersistence;
+  outbox?: (apiKey: string, baseUrl: string) => OutboxPersistence;
   /** How often texts of this key left by a stopped process are taken over. Default 60 s. */
   outboxSweepMs?: number;
   /** Where the key came from: a refused key from a file is replaced by the next one saved there. */
@@ -91,6 +118,8 @@ export interface SessionOptions {
    * Never for a process read-only by choice, which sends nothing but GET.
    */
   keyMode?: KeyModeOptions;
+  /** Counts every attempt of the session's client (for /metrics); nothing is asked of the shop for it. */
+  requestStats?: RequestStats;
 }
 
 export interface Session {
@@ -100,6 +129,18 @@ export interface Session {
   sender: TextSender;
   /** Always the current key's client. */
   readonly client: ShopClient;
+  /** The current shop's API root (it changes with switchShop). */
+  readonly baseUrl: string;
+  /** The shops of config.json this session may switch to, when it may. */
+  readonly shops: ShopDirectory | undefined;
+  /**
+   * Goes on with another shop of config.json: its client, key, outbox and key mode; everything of the
+   * old shop forgotten (what was read, texts typed for its customers, its questions), everything read again.
+   * Texts confirmed for the old shop and not yet known sent stay in its outbox, for its next inbox.
+   */
+  switchShop(name: string): Promise<void>;
+  /** Runs after each switch of shop (the box's hub of the new shop is joined there). */
+  onShopSwitch(listener: (target: ShopTarget) => void): void;
   /** What the key may do, when the session learns it (SessionOptions.keyMode). */
   readonly keyMode: KeyModeTracker | undefined;
   approve(actionId: string): Promise<void>;
@@ -131,6 +172,7 @@ export function createSession(options: SessionOptions): Session {
     ...(options.columns ? { columns: options.columns } : {}),
     ...(options.rows ? { rows: options.rows } : {}),
     ...(options.view ? { view: options.view } : {}),
+    ...(options.shop ? { shop: options.shop } : {}),
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
     ...(options.machineTimeZone ? { machineTimeZone: options.machineTimeZone } : {}),
     ...(options.templates ? { templates: options.templates } : {}),
@@ -142,17 +184,30 @@ export function createSession(options: SessionOptions): Session {
   const budget = new RequestBudget({ maxPerMinute: options.maxRpm ?? DEFAULT_MAX_RPM, now });
   // Every key this session used, for redaction only: never on an object that could be inspected.
   const keysUsed: string[] = [];
-  const clientFor = (apiKey: string, readOnly: boolean): HttpShopClient => {
+  let baseUrl = options.baseUrl;
+  let keySource = options.keySource;
+  // When each attempt was let go by the budget: its latency is the shop's, not the queue's.
+  const attemptStarts = new WeakMap<object, number>();
+  const clientFor = (apiKey: string, readOnly: boolean, url = baseUrl): HttpShopClient => {
     keysUsed.push(apiKey);
     return createShopClient({
       ...options.client,
-      baseUrl: options.baseUrl,
+      baseUrl: url,
       apiKey,
       readOnly,
       // Writes are what staff are waiting for: they go ahead of background reads (the mode's probe does not).
-      beforeAttempt: (request, signal) =>
-        budget.acquire(request.method === 'GET' || request.probe ? 'poll' : 'user', signal),
-      afterAttempt: (_request, error) => {
+      beforeAttempt: async (request, signal) => {
+        await budget.acquire(request.method === 'GET' || request.probe ? 'poll' : 'user', signal);
+        attemptStarts.set(request, now());
+      },
+      afterAttempt: (request, error) => {
+        const started = attemptStarts.get(request);
+        options.requestStats?.record({
+          endpoint: request.endpoint,
+          method: request.method,
+          ...(error ? { failureStatus: error.status, failureCode: error.code } : {}),
+          seconds: started === undefined ? 0 : Math.max(0, now() - started) / 1000,
+        });
         if (error?.code !== 'rate_limited') return;
         const until = now() + (error.retryAfter ?? 60) * 1000;
         // Another user's inbox or another machine shares the key: pause, and halve the rate (AIMD).
@@ -187,7 +242,7 @@ export function createSession(options: SessionOptions): Session {
     ...(options.visibleSlots ? { visibleSlots: options.visibleSlots } : {}),
   });
   const context: ActionContext = { client, store, poller, now, pausedUntil: () => budget.pausedUntil };
-  const sender = new TextSender(context, options.outbox?.(options.apiKey), options.sendRetry);
+  const sender = new TextSender(context, options.outbox?.(options.apiKey, baseUrl), options.sendRetry);
   // Read before the first frame: a key remembered read-only shows [READ-ONLY] on it.
   const keyMode =
     options.keyMode && !options.readOnly
@@ -259,14 +314,14 @@ export function createSession(options: SessionOptions): Session {
       poller.start();
       poller.refreshAll();
       startSweep();
-      await sender.switchTo(options.outbox?.(apiKey));
+      await sender.switchTo(options.outbox?.(apiKey, baseUrl));
     } finally {
       switching = false;
     }
   };
 
   const watchForNewKey = () => {
-    const source = options.keySource;
+    const source = keySource;
     if (!source || closed) return;
     if (source.kind === 'env') {
       setRecovery({ kind: 'env' });
@@ -302,12 +357,78 @@ export function createSession(options: SessionOptions): Session {
   };
   let stopOnFatal = store.subscribe(onFatal);
 
+  const shopListeners: Array<(target: ShopTarget) => void> = [];
+  const switchShop = async (name: string) => {
+    if (!options.shops) throw new Error('this inbox has no shops to switch to');
+    if (closed || switching) return;
+    const target = await options.shops.open(name);
+    if (closed || switching) return;
+    // Made before anything changes: a base URL the client refuses leaves this shop as it was.
+    const next = clientFor(target.apiKey, target.readOnly, target.baseUrl);
+    switching = true;
+    try {
+      // Nothing of the old shop may land after this: its reads are stopped (and aborted) first.
+      poller.stop();
+      stopSweep();
+      watch?.stop();
+      watch = undefined;
+      for (const stop of closers.splice(0)) stop();
+      remote = undefined;
+      writer = undefined;
+      current = next;
+      currentKey = target.apiKey;
+      currentKeyId = keyFingerprint(target.apiKey);
+      baseUrl = target.baseUrl;
+      keySource = target.keySource;
+      const confirmedBefore = new Set(store.getState().outbox.map((text) => text.localId));
+      store.setState((s) => ({
+        ...withoutServerData(s),
+        // Typed for the old shop's customers, or searched among them: none of it is the new shop's.
+        composed: {},
+        search: {},
+        searching: false,
+        shopPicker: undefined,
+        palette: undefined,
+        fatal: undefined,
+        connection: { state: 'ok' },
+        shop: target.name,
+        readOnly: target.readOnly,
+        readOnlyReason: target.readOnly ? 'flag' : undefined,
+        keyMode: KEY_MODE_NOT_ASKED,
+        configTimeZone: target.timeZone,
+        notice: { text: `Switched to the shop ${target.name}: reading it now.`, tone: 'info', at: now() },
+      }));
+      stopOnFatal();
+      stopOnFatal = store.subscribe(onFatal);
+      // A shop read-only by choice sends nothing but reads: its key's mode is not asked.
+      if (target.readOnly) keyMode?.close();
+      else keyMode?.switchKey(target.apiKey);
+      poller.start();
+      poller.refreshAll();
+      startSweep();
+      await sender.switchTo(options.outbox?.(target.apiKey, target.baseUrl), 'shop');
+      // The old shop's texts stay in its outbox file; this screen no longer shows them.
+      store.setState((s) => ({ outbox: s.outbox.filter((text) => !confirmedBefore.has(text.localId)) }));
+    } finally {
+      switching = false;
+    }
+    for (const listener of shopListeners) listener(target);
+  };
+
   return {
     store,
     budget,
     poller,
     sender,
     client,
+    get baseUrl() {
+      return baseUrl;
+    },
+    shops: options.shops,
+    switchShop,
+    onShopSwitch: (listener) => {
+      shopListeners.push(listener);
+    },
     keyMode,
     approve: (actionId) => approveAction(context, actionId),
     draft: (reviewId) => draftReply(context, reviewId),

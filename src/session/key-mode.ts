@@ -104,6 +104,8 @@ export class KeyModeTracker implements KeyModeWitness {
 
   /** Another key took over (a rotation): what was known is about the old key; the new one is asked at once. */
   switchKey(apiKey: string): void {
+    // Closed while a shop read-only by choice was shown: asking again for a shop that may write.
+    this.closed = false;
     this.generation += 1;
     this.asking?.abort();
     this.asking = undefined;

@@ -5,15 +5,23 @@
  * Nothing here loads the UI.
  */
 import { resolve } from 'node:path';
+import { readConfig } from '../config/config-file.js';
 import { KeyModeFile } from '../config/key-mode-file.js';
 import type { KeySource } from '../config/key-watch.js';
+import { resolveSettings } from '../config/settings.js';
+import { shopNames } from '../config/shops.js';
 import { OutboxFile } from '../outbox/outbox-file.js';
 import { FIRST_SCREEN } from '../poller/refresh-plan.js';
+import type { RequestStats } from '../poller/request-stats.js';
 import { wallboardReads } from '../poller/wallboard-reads.js';
 import type { Template, View } from '../store/app-store.js';
-import { createSession, type Session } from './create-session.js';
+import { createSession, type Session, type ShopDirectory } from './create-session.js';
 
 export interface InboxSessionOptions {
+  /** The name of the shop in config.json's "shops", when it is one of them. */
+  shop?: string;
+  /** Every shop is opened read-only (--read-only, the wallboard), whatever config.json says of it. */
+  readOnlyFlag?: boolean;
   baseUrl: string;
   apiKey: string;
   /** Sent with every request ("shop-inbox/0.1.0"): the command line knows its version, the session does not. */
@@ -33,6 +41,8 @@ export interface InboxSessionOptions {
   /** Canned replies, or why templates.json could not be used. */
   templates?: readonly Template[];
   templatesProblem?: string;
+  /** Counts every request of the session (--metrics). */
+  requestStats?: RequestStats;
   /** The environment the hub's socket is found from (default: this process's). */
   env?: NodeJS.ProcessEnv;
 }
@@ -48,15 +58,43 @@ function keySourceOf(options: InboxSessionOptions): KeySource | undefined {
     case 'key-file':
       return options.keyFile ? { kind: 'key-file', path: resolve(options.keyFile) } : undefined;
     case 'config':
-      return { kind: 'config', env: process.env };
+      return {
+        kind: 'config',
+        env: process.env,
+        ...(options.shop !== undefined ? { shop: options.shop } : {}),
+      };
     default:
       return undefined;
   }
 }
 
+/** config.json's shops, each opened as `shop-inbox --shop NAME` would open it. */
+export function configShops(env: NodeJS.ProcessEnv, readOnlyFlag: boolean): ShopDirectory {
+  return {
+    names: async () => shopNames(await readConfig(env)),
+    open: async (name) => {
+      const settings = await resolveSettings({ shop: name, readOnly: readOnlyFlag }, env);
+      return {
+        name,
+        baseUrl: settings.baseUrl,
+        apiKey: settings.apiKey,
+        readOnly: settings.readOnly,
+        keySource: { kind: 'config', env, shop: name },
+        ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
+      };
+    },
+  };
+}
+
 export function startInboxSession(options: InboxSessionOptions): Session {
   const keySource = keySourceOf(options);
+  const env = options.env ?? process.env;
+  // Set once made: the key mode's memory is asked for during createSession already, with the first shop.
+  let made: Session | undefined;
   const session = createSession({
+    ...(options.shop !== undefined ? { shop: options.shop } : {}),
+    // The demo's simulator is its only shop.
+    ...(options.demo ? {} : { shops: configShops(env, options.readOnlyFlag === true) }),
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     readOnly: options.readOnly,
@@ -71,6 +109,7 @@ export function startInboxSession(options: InboxSessionOptions): Session {
       ...(options.demo ? { loopbackGuard: { trustWhenUnknown: true } } : {}),
     },
     view: options.view,
+    ...(options.requestStats ? { requestStats: options.requestStats } : {}),
     visibleSlots: options.view === 'wallboard' ? wallboardReads : FIRST_SCREEN,
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
     ...(options.templates ? { templates: options.templates } : {}),
@@ -78,7 +117,7 @@ export function startInboxSession(options: InboxSessionOptions): Session {
     // The demo's simulator lives and dies with this process: nothing to resume.
     ...(options.demo
       ? {}
-      : { outbox: (apiKey: string) => OutboxFile.forKey(process.env, options.baseUrl, apiKey) }),
+      : { outbox: (apiKey: string, baseUrl: string) => OutboxFile.forKey(process.env, baseUrl, apiKey) }),
     ...(keySource ? { keySource } : {}),
     // What the key may do, asked at start and remembered per key (not for a process that never writes).
     ...(options.readOnly
@@ -87,24 +126,27 @@ export function startInboxSession(options: InboxSessionOptions): Session {
           keyMode: options.demo
             ? {}
             : {
-                memory: (apiKey: string) =>
-                  KeyModeFile.forKey(options.env ?? process.env, options.baseUrl, apiKey),
+                // The session's base URL is the new shop's by the time a switch asks for its key's memory.
+                memory: (apiKey: string) => KeyModeFile.forKey(env, made?.baseUrl ?? options.baseUrl, apiKey),
               },
         }),
   });
+  made = session;
   if (options.demo) {
     // The demo's simulator is this process's own: there is nothing to share.
     session.start();
     return session;
   }
   // The terminals of one user, shop and key share one poller and one budget (src/hub, loaded only here).
-  const env = options.env ?? process.env;
-  void import('./share-session.js')
-    .then(({ shareSession }) => {
-      const sharer = shareSession(session, { env, baseUrl: options.baseUrl, apiKey: options.apiKey });
+  const share = (baseUrl: string, apiKey: string) =>
+    import('./share-session.js').then(({ shareSession }) => {
+      const sharer = shareSession(session, { env, baseUrl, apiKey });
       return Promise.race([sharer.ready, new Promise((resolve) => setTimeout(resolve, HUB_WAIT_MS).unref())]);
-    })
+    });
+  void share(options.baseUrl, options.apiKey)
     .catch(() => {})
     .finally(() => session.start());
+  // The old shop's hub was left by the switch (its link is closed); the new shop's is joined, or this one becomes it.
+  session.onShopSwitch((target) => void share(target.baseUrl, target.apiKey).catch(() => {}));
   return session;
 }

@@ -21,6 +21,7 @@ import { Tabs } from './components/tabs.js';
 import { HelpOverlay } from './overlays/help-overlay.js';
 import { LogOverlay } from './overlays/log-overlay.js';
 import { Palette } from './overlays/palette.js';
+import { ShopPicker } from './overlays/shop-picker.js';
 import { TemplatePicker } from './overlays/template-picker.js';
 
 const HEADER_ROWS = 3;
@@ -88,6 +89,7 @@ export function App() {
     log: state.logOpen,
     palette: state.palette !== undefined,
     templates: state.templatePicker !== undefined && state.composer !== undefined,
+    shops: state.shopPicker !== undefined,
     fatal: state.fatal,
     wallboard: state.view === 'wallboard',
   }));
@@ -121,6 +123,8 @@ export function App() {
         <Palette height={bodyRows} />
       ) : layout.templates ? (
         <TemplatePicker height={bodyRows} />
+      ) : layout.shops ? (
+        <ShopPicker height={bodyRows} />
       ) : layout.help ? (
         <HelpOverlay height={bodyRows} />
       ) : layout.log ? (

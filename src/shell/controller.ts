@@ -69,6 +69,12 @@ export interface ControllerServices {
   terminal?: { write(bytes: string): void; tmux: boolean };
   /** Draws the whole screen again from scratch (a real terminal only). */
   repaint?(): void;
+  /** The shops of config.json to switch to; absent: this inbox has none (the demo). */
+  shops?: {
+    names(): Promise<string[]>;
+    /** Resolves once the new shop is being read; rejects, in words for staff, when it cannot be used. */
+    switchTo(name: string): Promise<void>;
+  };
 }
 
 export interface ControllerOptions {
@@ -409,7 +415,58 @@ export function createController(options: ControllerOptions) {
     askedInBatch = undefined;
     if (!yes) return;
     if (prompt.kind === 'confirm-approve') services.approve(prompt.actionId);
+    else if (prompt.kind === 'confirm-switch-shop') switchShop(prompt.shop);
     else services.quit();
+  };
+
+  // --- shops -----------------------------------------------------------------
+
+  const openShops = () => {
+    const shops = services.shops;
+    if (!shops)
+      return notify('This inbox has no other shops (the demo, or one started with --base-url).', 'warning');
+    void shops.names().then(
+      (names) => {
+        if (names.length === 0)
+          return notify(
+            'config.json names no shops: add one with shop-inbox login --shop NAME --base-url URL.',
+            'warning',
+          );
+        const current = names.indexOf(get().shop ?? '');
+        set({ shopPicker: { names, selected: Math.max(0, current) }, helpOpen: false, palette: undefined });
+      },
+      (error: unknown) => notify(`Cannot list the shops: ${(error as Error).message}`, 'error'),
+    );
+  };
+  const closeShops = () => set({ shopPicker: undefined });
+  const moveShops = (step: number) =>
+    set((state) => {
+      if (!state.shopPicker) return {};
+      const last = state.shopPicker.names.length - 1;
+      return {
+        shopPicker: {
+          ...state.shopPicker,
+          selected: Math.max(0, Math.min(last, state.shopPicker.selected + step)),
+        },
+      };
+    });
+  const switchShop = (name: string) => {
+    void services.shops
+      ?.switchTo(name)
+      .catch((error: unknown) =>
+        notify(`Cannot switch to the shop ${name}: ${(error as Error).message}`, 'error'),
+      );
+  };
+  /** enter in the shops: the highlighted one, after asking when a text is typed or still sending here. */
+  const chooseShop = (batch: number) => {
+    const state = get();
+    const name = state.shopPicker?.names[state.shopPicker.selected];
+    set({ shopPicker: undefined });
+    if (name === undefined) return;
+    if (name === state.shop) return notify(`The shop ${name} is the one on screen.`);
+    const unsent = unsentCount(state);
+    if (unsent > 0) return ask({ kind: 'confirm-switch-shop', shop: name, unsent }, batch);
+    switchShop(name);
   };
 
   const requestQuit = (batch: number) => {
@@ -513,6 +570,10 @@ export function createController(options: ControllerOptions) {
     mayAnswer,
     answer,
     requestQuit,
+    openShops,
+    closeShops,
+    moveShops,
+    chooseShop,
     openPalette,
     closePalette,
     editPalette,

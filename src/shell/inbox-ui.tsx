@@ -99,6 +99,14 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
       approve: (actionId) => void session.approve(actionId),
       draft: (reviewId) => void session.draft(reviewId),
       quit: options.quit,
+      ...(session.shops
+        ? {
+            shops: {
+              names: () => session.shops?.names() ?? Promise.resolve([]),
+              switchTo: (name) => session.switchShop(name),
+            },
+          }
+        : {}),
       ...(options.terminal ? { terminal: options.terminal } : {}),
       ...(options.repaint ? { repaint: options.repaint } : {}),
     },

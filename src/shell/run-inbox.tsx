@@ -30,6 +30,8 @@ export interface RunInboxOptions {
   notify?: ShopInboxConfig['notify'];
   /** "New" marks on a read-only screen fade after this long. */
   newMarksFadeMs?: number;
+  /** The wallboard of several shops: each shop's name and store (the session shown here is the first's). */
+  wallboardShops?: ReadonlyArray<{ name: string; store: Session['store'] }>;
 }
 
 /**
@@ -51,7 +53,11 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
   const { stdout, stdin } = process;
   const wallboard = options.view === 'wallboard';
   // The wallboard's code is loaded only for a wallboard.
-  const Wallboard = wallboard ? (await import('../wallboard/wallboard.js')).Wallboard : undefined;
+  const Wallboard = !wallboard
+    ? undefined
+    : options.wallboardShops
+      ? (await import('../wallboard/multi-wallboard.js')).multiWallboard(options.wallboardShops)
+      : (await import('../wallboard/wallboard.js')).Wallboard;
   session.poller.setVisibleSlots(wallboard ? wallboardReads : visibleReads);
   // Nothing on the wallboard is clicked: the mouse stays the terminal's.
   const mouse = options.mouse && !wallboard;

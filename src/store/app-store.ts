@@ -142,7 +142,9 @@ export interface WaitingComposer {
 export type Prompt =
   | ConfirmSend
   | { kind: 'confirm-approve'; actionId: string; label: string; concerns: string }
-  | { kind: 'confirm-quit'; unsent: number };
+  | { kind: 'confirm-quit'; unsent: number }
+  /** Switching shops while a text is typed or still sending for this one. */
+  | { kind: 'confirm-switch-shop'; shop: string; unsent: number };
 
 /** The command palette (: or ctrl-p): the query typed and the highlighted match. */
 export interface PaletteState {
@@ -304,7 +306,12 @@ export interface AppState {
   /** The template picker of the composer: the query typed and the highlighted match. */
   templatePicker?: PaletteState;
 
+  /** The shops config.json names, to switch to (O): their names, the highlighted one. */
+  shopPicker?: { names: readonly string[]; selected: number };
+
   // Process state
+  /** The name in config.json's "shops" of the shop this inbox shows (none: a shop given by URL). */
+  shop?: string;
   view: View;
   readOnly: boolean;
   readOnlyReason?: ReadOnlyReason;
@@ -361,6 +368,8 @@ export interface AppStoreOptions {
   machineTimeZone?: string;
   templates?: readonly Template[];
   templatesProblem?: string;
+  /** The config's name of the shop. */
+  shop?: string;
 }
 
 /** This machine's time zone. */
@@ -402,6 +411,7 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     columns: options.columns ?? 80,
     rows: options.rows ?? 24,
     view: options.view ?? 'inbox',
+    ...(options.shop ? { shop: options.shop } : {}),
     ...(options.timeZone ? { configTimeZone: options.timeZone } : {}),
     machineTimeZone: options.machineTimeZone ?? machineTimeZone(),
     phoneZones: {},
@@ -472,6 +482,8 @@ export const STATE_FIELDS = {
   templates: 'process',
   templatesProblem: 'process',
   templatePicker: 'server',
+  shopPicker: 'staff',
+  shop: 'process',
   view: 'process',
   readOnly: 'process',
   readOnlyReason: 'process',

@@ -143,7 +143,14 @@ export class TextSender {
    * key comes next, and are never sent with the new one. Then the new key's
    * own outbox is resumed.
    */
-  async switchTo(persistence: OutboxPersistence | undefined): Promise<void> {
+  /**
+   * `why`: a refused key (the default), or a switch to another shop of config.json. Either way, texts not
+   * known sent stay in their own key's outbox and are never sent with another key.
+   */
+  async switchTo(
+    persistence: OutboxPersistence | undefined,
+    why: 'refused-key' | 'shop' = 'refused-key',
+  ): Promise<void> {
     this.close();
     const previous = this.persistence;
     this.persistence = persistence;
@@ -164,7 +171,9 @@ export class TextSender {
               state: 'failed',
               finishedAt: this.context.now(),
               reason:
-                'Confirmed with the key the shop refused and not known to be sent: it stays in that key’s outbox and is never sent with another key.',
+                why === 'shop'
+                  ? 'Confirmed for the shop left and not known to be sent: it stays in that shop’s outbox and is sent by its next inbox (or when you switch back).'
+                  : 'Confirmed with the key the shop refused and not known to be sent: it stays in that key’s outbox and is never sent with another key.',
             }
           : text,
       ),

@@ -20,7 +20,12 @@ const FIXED_ROWS = 10;
 const MIN_TEXT_ROWS = 5;
 const MAX_SCALE = 8;
 
-const TILES: ReadonlyArray<{ key: keyof WaitingCounts; label: string; caption: string; urgent: boolean }> = [
+export const TILES: ReadonlyArray<{
+  key: keyof WaitingCounts;
+  label: string;
+  caption: string;
+  urgent: boolean;
+}> = [
   { key: 'missed', label: 'MISSED CALLS', caption: 'with no reply', urgent: true },
   { key: 'sameDay', label: 'SAME DAY', caption: 'open, same day', urgent: true },
   { key: 'reviews', label: 'REVIEWS', caption: 'unreplied', urgent: false },
@@ -45,7 +50,7 @@ const hhmm = (at: number) => {
 };
 
 /** How fresh the data is: "updated 12 s ago", or OFFLINE since when, in inverse. */
-function Freshness() {
+export function Freshness() {
   const now = useClockNow();
   const readAt = useAppState(dataReadAt);
   const connection = useAppState((state) => state.connection);
@@ -80,7 +85,7 @@ function Freshness() {
   );
 }
 
-const Tile = memo(function Tile({
+export const Tile = memo(function Tile({
   label,
   caption,
   value,
@@ -122,7 +127,7 @@ const Tile = memo(function Tile({
   );
 });
 
-function OldestMissedCall() {
+export function OldestMissedCall() {
   const now = useClockNow();
   const lead = useAppState(oldestMissedCall);
   const loaded = useAppState((state) => state.inbox.callbacks.data !== undefined);

@@ -17,6 +17,7 @@ const WHERE: Record<Command['mode'], string> = {
   help: 'the help',
   log: 'the message log',
   palette: 'the palette',
+  shops: 'the shop list',
   templates: 'the template picker',
   composer: 'the composer',
   search: 'a filter or search line',

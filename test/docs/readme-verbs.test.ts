@@ -59,10 +59,9 @@ describe('README: scripts and monitoring', () => {
     ['the exit codes', exitTable(EXIT_CODES, 'exit')],
     ['the exit codes of check', exitTable(NAGIOS_CODES, 'check exit')],
     ['the values check measures', metricsTable()],
-    ...NAMED_VERBS.filter((verb) => !['login', 'sim'].includes(verb.name)).map((verb): [string, string] => [
-      `the options of ${verb.name}`,
-      optionsTable(verb),
-    ]),
+    ...NAMED_VERBS.filter((verb) => !['login', 'completion', 'sim'].includes(verb.name)).map(
+      (verb): [string, string] => [`the options of ${verb.name}`, optionsTable(verb)],
+    ),
   ];
   for (const [what, table] of tables) {
     it(`has ${what}, as the verb table has them`, () => {

@@ -30,6 +30,7 @@ export function contextOf(state: AppState): KeyContext {
   if (state.logOpen) return 'log';
   if (state.palette) return 'palette';
   if (state.templatePicker && state.composer) return 'templates';
+  if (state.shopPicker) return 'shops';
   if (state.composer || state.composerWaiting) return 'composer';
   if (state.searching) return 'search';
   return `pane:${state.focus}`;

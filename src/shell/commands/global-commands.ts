@@ -119,6 +119,13 @@ export const GLOBAL_COMMANDS: readonly Command[] = [
     run: (context) => context.ui.move((current) => current - pageSize(context.state())),
   }),
   global({
+    id: 'shop.switch',
+    keys: ['O'],
+    label: 'switch to another shop of config.json',
+    hint: 'shops',
+    run: (context) => context.ui.openShops(),
+  }),
+  global({
     id: 'refresh',
     helpRow: { id: 'refresh', label: 'refresh this pane / everything now' },
     keys: ['r'],

@@ -29,6 +29,8 @@ export function modesOf(context: KeyContext): readonly Mode[] {
       return ['palette', 'edit', 'always'];
     case 'templates':
       return ['templates', 'edit', 'always'];
+    case 'shops':
+      return ['shops', 'always'];
     case 'composer':
       return ['composer', 'edit', 'always'];
     case 'search':
@@ -57,6 +59,7 @@ export function allContexts(): KeyContext[] {
     'log',
     'palette',
     'templates',
+    'shops',
     'composer',
     'search',
     ...PANES.map((pane) => `pane:${pane.id}` as const),

@@ -120,6 +120,46 @@ export const PALETTE_COMMANDS: readonly Command[] = [
   },
 ];
 
+/** The shops of config.json (O): move, enter switches, esc stays. */
+export const SHOP_COMMANDS: readonly Command[] = [
+  {
+    id: 'shops.choose',
+    mode: 'shops',
+    keys: ['enter'],
+    label: 'switch to the highlighted shop',
+    hint: 'switch',
+    inPalette: false,
+    run: (context) => context.ui.chooseShop(context.input.batch),
+  },
+  {
+    id: 'shops.close',
+    mode: 'shops',
+    keys: ['esc', 'q'],
+    label: 'stay on this shop',
+    hint: 'stay',
+    inPalette: false,
+    run: (context) => context.ui.closeShops(),
+  },
+  {
+    id: 'shops.down',
+    mode: 'shops',
+    keys: ['j', 'down'],
+    label: 'next shop',
+    helpRow: { id: 'shops.move', label: 'next / previous shop' },
+    inPalette: false,
+    run: (context) => context.ui.moveShops(1),
+  },
+  {
+    id: 'shops.up',
+    mode: 'shops',
+    keys: ['k', 'up'],
+    label: 'previous shop',
+    helpRow: { id: 'shops.move', label: 'next / previous shop' },
+    inPalette: false,
+    run: (context) => context.ui.moveShops(-1),
+  },
+];
+
 export const FATAL_COMMANDS: readonly Command[] = [
   {
     id: 'quit',

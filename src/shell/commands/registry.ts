@@ -14,6 +14,7 @@ import {
   HELP_COMMANDS,
   PALETTE_COMMANDS,
   PROMPT_COMMANDS,
+  SHOP_COMMANDS,
 } from './overlay-commands.js';
 import { COMPOSER_COMMANDS, EDIT_COMMANDS, SEARCH_COMMANDS, TEMPLATE_COMMANDS } from './text-commands.js';
 import { WALLBOARD_COMMANDS } from './wallboard-commands.js';
@@ -27,6 +28,7 @@ export const ALL_COMMANDS: readonly Command[] = [
   ...LOG_COMMANDS,
   ...PALETTE_COMMANDS,
   ...TEMPLATE_COMMANDS,
+  ...SHOP_COMMANDS,
   ...COMPOSER_COMMANDS,
   ...SEARCH_COMMANDS,
   ...EDIT_COMMANDS,

@@ -16,6 +16,13 @@ export function Header() {
   // The header counts what the lists below hold: a list read whole is its own count.
   const counts = useAppState(headerCounts);
   const others = useAppState((state) => state.presence.others);
+  // The config's name of the shop (several shops: which one this is), before the name the shop gives itself.
+  const shop = useAppState((state) => state.shop);
+  const shopLabel = shop ? (
+    <Text {...(theme.accent ? { color: theme.accent } : {})} bold>
+      {`[${shop}] `}
+    </Text>
+  ) : null;
   const badge = readOnly ? (
     <Text {...(theme.badge ?? { inverse: true })} bold>
       {'[READ-ONLY]'}
@@ -26,6 +33,7 @@ export function Header() {
       <Box flexDirection="column" height={2}>
         <Box>
           <Text bold>shop-inbox </Text>
+          {shopLabel}
           {badge}
         </Box>
         <Text dimColor>loading the shop…</Text>
@@ -41,6 +49,7 @@ export function Header() {
         {badge}
         {badge ? <Text> </Text> : null}
         <Text wrap="truncate-end">
+          {shopLabel}
           <Text bold>{oneLine(me.identity.business_name)}</Text>
           {'  billing '}
           <Text color={billing === 'active' ? theme.success : theme.danger}>{enumLabel(billing)}</Text>

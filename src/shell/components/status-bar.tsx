@@ -52,6 +52,13 @@ function PromptText({ prompt }: { prompt: NonNullable<AppState['prompt']> }) {
           Approve {prompt.label}? y/n · {prompt.concerns} · it may publish a reply or send a held text
         </Text>
       );
+    case 'confirm-switch-shop':
+      return (
+        <Text color={theme.warning} bold wrap="truncate-end">
+          {prompt.unsent === 1 ? 'A text is' : `${prompt.unsent} texts are`} typed or still sending for this
+          shop. Switch to {prompt.shop} anyway? y/n (texts confirmed stay in this shop's outbox)
+        </Text>
+      );
     case 'confirm-quit':
       return (
         <Text color={theme.warning} bold wrap="truncate-end">

@@ -22,6 +22,7 @@ export const MODES = [
   'log',
   'palette',
   'templates',
+  'shops',
   'composer',
   'search',
   'edit',
@@ -41,6 +42,7 @@ export type KeyContext =
   | 'log'
   | 'palette'
   | 'templates'
+  | 'shops'
   | 'composer'
   | 'search'
   | `pane:${string}`;

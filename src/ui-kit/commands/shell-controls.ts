@@ -61,6 +61,13 @@ export interface ShellControls {
   /** Quits, asking first when a composed text is unsent. */
   requestQuit(batch: number): void;
 
+  /** The shops of config.json to switch to (asks first when a text is typed or still sending). */
+  openShops(): void;
+  closeShops(): void;
+  moveShops(step: number): void;
+  /** enter in the shops: goes on with the highlighted shop. */
+  chooseShop(batch: number): void;
+
   openPalette(): void;
   closePalette(): void;
   movePalette(step: number, count: number): void;

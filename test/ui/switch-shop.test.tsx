@@ -1,0 +1,179 @@
+/**
+ * Switching shops inside the inbox (O): two shops of config.json on two simulators (two base URLs, two
+ * keys). The header names the shop; after a switch nothing of the first shop is on screen or in the
+ * state, a text goes to the second shop with its key, and switching back reads the first again. A text
+ * typed for the first shop is asked about before it is left.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { writeConfig } from '../../src/config/config-file.js';
+import { writeKeyFile } from '../../src/config/key-file.js';
+import { shopKeyFilePath } from '../../src/config/shops.js';
+import { configShops } from '../../src/session/start-inbox-session.js';
+import type { AppState } from '../../src/store/app-store.js';
+import { seedCustomersAfternoon } from '../support/clock.js';
+import { startSim, type TestSim } from '../support/sim.js';
+import { KEYS, startTui, type TestTui } from '../support/tui.js';
+import { confirmTheSend, SEND_QUESTION, startupLoaded, waitComposer } from '../support/write-flows.js';
+
+let home: string;
+let env: NodeJS.ProcessEnv;
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'shop-inbox-switch-'));
+  env = { XDG_CONFIG_HOME: join(home, 'xdg'), XDG_STATE_HOME: join(home, 'state') };
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+const NORTH_NAME = 'Rivera Plumbing & Heating';
+const SOUTH_NAME = 'North Sound Heating & Air';
+
+/** North: a simulator's main shop; south: another simulator's other shop (its own base URL and key). */
+async function twoShops(): Promise<{ north: TestSim; south: TestSim; tui: TestTui }> {
+  const north = await startSim();
+  const south = await startSim({ seed: 3 });
+  await writeKeyFile(shopKeyFilePath(env, 'north'), north.sim.tokens.write);
+  await writeKeyFile(shopKeyFilePath(env, 'south'), south.sim.tokens.other_shop);
+  await writeConfig(env, {
+    shops: {
+      north: { base_url: north.baseUrl, key_file: shopKeyFilePath(env, 'north') },
+      south: { base_url: south.baseUrl, key_file: shopKeyFilePath(env, 'south') },
+    },
+    default_shop: 'north',
+  });
+  const tui = await startTui({
+    sim: north,
+    columns: 110,
+    rows: 30,
+    now: seedCustomersAfternoon().now,
+    session: { shop: 'north', shops: configShops(env, false) },
+  });
+  await tui.waitFor((frame, state) => startupLoaded(state) && frame.includes(NORTH_NAME));
+  return { north, south, tui };
+}
+
+/** Every lead, contact and review id the state holds anywhere it keeps shop data. */
+function idsIn(state: AppState): string[] {
+  return [
+    ...(state.inbox.open.data?.open_leads ?? []).map((lead) => lead.id),
+    ...(state.inbox.callbacks.data?.open_leads ?? []).map((lead) => lead.id),
+    ...(state.contacts.data?.items ?? []).map((contact) => contact.id),
+    ...(state.reviews.data?.items ?? []).map((review) => review.id),
+    ...Object.keys(state.leads),
+    ...Object.keys(state.composed),
+  ];
+}
+
+async function switchTo(tui: TestTui, name: string) {
+  await tui.run('shop.switch');
+  await tui.waitFor((_frame, state) => state.shopPicker !== undefined);
+  const index = tui.state().shopPicker?.names.indexOf(name) ?? -1;
+  expect(index).toBeGreaterThanOrEqual(0);
+  await tui.press('k', 'k', 'k', ...Array(index).fill('j'));
+  await tui.press(KEYS.enter);
+}
+
+describe('switching shops in the inbox', () => {
+  it('O lists the shops; the header names the shop; nothing of the first shop stays; texts go to the second', async () => {
+    const { north, south, tui } = await twoShops();
+    expect(tui.frame()).toContain('[north]');
+    const northIds = idsIn(tui.state());
+    expect(northIds.length).toBeGreaterThan(10);
+    const northLead = north.sim.shops.main.leads[0];
+    expect(northLead).toBeDefined();
+
+    await tui.run('shop.switch');
+    const list = await tui.waitFor('Shops — enter switches');
+    expect(list).toMatch(/● north\s+\(on screen\)/);
+    expect(list).toContain('south');
+    await tui.press('j', KEYS.enter);
+
+    const frame = await tui.waitFor(
+      (shown, state) => startupLoaded(state) && shown.includes(SOUTH_NAME) && shown.includes('[south]'),
+      8_000,
+    );
+    expect(frame).not.toContain(NORTH_NAME);
+    expect(frame).not.toContain('[north]');
+    const state = tui.state();
+    expect(state.shop).toBe('south');
+    expect(tui.session.baseUrl).toBe(south.baseUrl);
+    const leftOver = idsIn(state).filter((id) => northIds.includes(id));
+    expect(leftOver).toEqual([]);
+    for (const contact of north.sim.shops.main.contacts) expect(frame).not.toContain(contact.phone);
+    // Every read since the switch went to the south simulator with its own key.
+    const southRequests = await south.requests();
+    expect(southRequests.length).toBeGreaterThan(0);
+    expect(southRequests.every((request) => request.status < 400)).toBe(true);
+
+    // A text now goes to the south shop's customer, with the south key, at the south simulator.
+    const southShop = south.sim.shops.other;
+    const row = (tui.state().inbox.open.data?.open_leads ?? []).find((lead) =>
+      southShop.leads.some((candidate) => candidate.id === lead.id),
+    );
+    expect(row).toBeDefined();
+    const northWritesBefore = (await north.requests()).filter((r) => r.method !== 'GET').length;
+    const lead = southShop.leads.find((candidate) => candidate.id === row?.id);
+    const contact = southShop.contacts.find((candidate) => candidate.id === lead?.contactId);
+    await tui.press('1', '/', KEYS.escape, '/', contact?.phone ?? '', KEYS.enter);
+    await tui.waitFor((_frame, s) => s.selection.inbox !== undefined);
+    await tui.press('c');
+    await waitComposer(tui, contact?.id ?? '');
+    await tui.press('Heading over now');
+    await tui.press(KEYS.enter);
+    await tui.waitFor(SEND_QUESTION);
+    await confirmTheSend(tui);
+    await tui.waitFor(() =>
+      southShop.leads.some((l) =>
+        l.messages.some((m) => m.direction === 'outbound' && m.body === 'Heading over now'),
+      ),
+    );
+    expect((await north.requests()).filter((r) => r.method !== 'GET').length).toBe(northWritesBefore);
+
+    // And back: the north shop again, read afresh.
+    await switchTo(tui, 'north');
+    const back = await tui.waitFor(
+      (shown, s) => startupLoaded(s) && shown.includes(NORTH_NAME) && shown.includes('[north]'),
+      8_000,
+    );
+    expect(back).not.toContain(SOUTH_NAME);
+    expect(tui.session.baseUrl).toBe(north.baseUrl);
+    const southIds = southShop.leads.map((l) => l.id).concat(southShop.contacts.map((c) => c.id));
+    expect(idsIn(tui.state()).filter((id) => southIds.includes(id))).toEqual([]);
+  });
+
+  it('a text typed for this shop: asked first; no keeps it and the shop; yes leaves both', async () => {
+    const { tui } = await twoShops();
+    const row = tui.state().inbox.open.data?.open_leads[0];
+    expect(row).toBeDefined();
+    await tui.press('c');
+    await tui.waitFor((_frame, state) => state.composer !== undefined, 8_000);
+    await tui.press('Running late', KEYS.escape);
+    await tui.waitFor((_frame, state) => state.composer === undefined);
+    const contactId = Object.keys(tui.state().composed)[0] ?? '';
+    expect(tui.state().composed[contactId]?.text).toBe('Running late');
+
+    await switchTo(tui, 'south');
+    await tui.waitFor('typed or still sending for this shop. Switch to south anyway? y/n');
+    await tui.press('n');
+    expect(tui.state().shop).toBe('north');
+    expect(tui.state().composed[contactId]?.text).toBe('Running late');
+
+    await switchTo(tui, 'south');
+    await tui.waitFor('Switch to south anyway? y/n');
+    await tui.press('y');
+    await tui.waitFor((frame) => frame.includes(SOUTH_NAME), 8_000);
+    expect(tui.state().composed).toEqual({});
+  });
+
+  it('a shop whose key file is gone: said, and the shop on screen stays as it was', async () => {
+    const { tui } = await twoShops();
+    await rm(shopKeyFilePath(env, 'south'));
+    await switchTo(tui, 'south');
+    await tui.waitFor(/Cannot switch to the shop south: there is no key file at/);
+    expect(tui.state().shop).toBe('north');
+    expect(tui.frame()).toContain(NORTH_NAME);
+  });
+});
