@@ -462,7 +462,7 @@ async function report() {
   }
   await writeFile(
     path,
-    `# Benchmarks\n\nWritten by \`npm run bench\`, which builds first: the built \`dist/cli.js\` in a real pseudo-terminal at 120×40, pointed at a simulator already running in the benchmark's process, beside references measured in the same run (\`bench/reference/\`: a bare Ink hello, and the inbox's layout drawn by bare Ink, “Ink list”). Each figure is read off a headless xterm fed the program's output. The notes below are kept from run to run.\n\nMachine: ${machine}. Date: ${date}.\n\n${table}\n${notes}`,
+    `# Benchmarks\n\nWritten by \`npm run bench\`, which builds first: the built \`dist/cli.js\` in a real pseudo-terminal at 120×40, pointed at a simulator already running in the benchmark's process, beside references measured in the same run (\`bench/reference/\`: a bare Ink hello, and the inbox's layout drawn by bare Ink, “Ink list”, both with Ink as published). Each figure is read off a headless xterm fed the program's output. The notes below are kept from run to run.\n\nMachine: ${machine}. Date: ${date}.\n\n${table}\n${notes}`,
   );
   console.log(`\nwritten to ${path}`);
 }
