@@ -32,7 +32,12 @@ async function probeBundled(): Promise<string[]> {
       outfile,
       logLevel: 'error',
     });
-    const run = spawnSync(process.execPath, [outfile], { encoding: 'utf8', timeout: 15_000 });
+    // As CI runs the suite (CI=true): the patched Ink draws the same wherever it runs.
+    const run = spawnSync(process.execPath, [outfile], {
+      encoding: 'utf8',
+      timeout: 15_000,
+      env: { ...process.env, CI: 'true' },
+    });
     expect(run.status, run.stderr).toBe(0);
     return JSON.parse(run.stdout) as string[];
   } finally {
