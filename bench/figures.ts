@@ -23,8 +23,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { INK_BUNDLE } from '../scripts/bundle-options.mjs';
+import { shippedCopy } from '../scripts/ink-patches.mjs';
 import { createShopClient } from '../src/api/client.js';
 import { endpoints } from '../src/contract/endpoints.js';
 import { successEnvelope } from '../src/contract/envelopes.js';
@@ -70,17 +71,45 @@ interface Row {
 const rows: Row[] = [];
 const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 
+/** An esbuild plugin: the packages matching `filter` are resolved from `directory` (its node_modules). */
+function resolveFrom(directory: string, filter: RegExp): Plugin {
+  return {
+    name: `resolve-from-${directory}`,
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter }, (args) =>
+        args.pluginData === directory
+          ? undefined
+          : pluginBuild.resolve(args.path, { kind: args.kind, resolveDir: directory, pluginData: directory }),
+      );
+    },
+  };
+}
+
 async function main() {
   const work = await mkdtemp(join(tmpdir(), 'shop-inbox-bench-'));
   const hello = join(work, 'ink-hello.js');
   const list = join(work, 'ink-list.js');
   const soakReference = join(work, 'ink-soak.js');
-  for (const [entry, outfile] of [
-    ['bench/reference/ink-hello.tsx', hello],
-    ['bench/reference/ink-list.tsx', list],
-    ['bench/reference/ink-soak.tsx', soakReference],
-  ] as const) {
-    await build({ ...INK_BUNDLE, entryPoints: [entry], outfile, logLevel: 'error' });
+  // The references run Ink and Yoga as published, not as patched in node_modules for the inbox: a copy
+  // with the patches taken out (inside node_modules, so that Ink's own dependencies resolve as usual).
+  const shipped = join('node_modules', '.cache', 'shop-inbox-bench-ink-as-shipped');
+  await shippedCopy(shipped);
+  try {
+    for (const [entry, outfile] of [
+      ['bench/reference/ink-hello.tsx', hello],
+      ['bench/reference/ink-list.tsx', list],
+      ['bench/reference/ink-soak.tsx', soakReference],
+    ] as const) {
+      await build({
+        ...INK_BUNDLE,
+        plugins: [...INK_BUNDLE.plugins, resolveFrom(shipped, /^(ink|yoga-layout)(\/.*)?$/)],
+        entryPoints: [entry],
+        outfile,
+        logLevel: 'error',
+      });
+    }
+  } finally {
+    await rm(shipped, { recursive: true, force: true });
   }
   if (!SOAK_ONLY) await figures(work, hello, list);
   console.error(`live soak: ${SOAK_WARM_UP_MS / 1000} s warm-up, ${SOAK_MEASURE_MS / 1000} s measured…`);
@@ -433,7 +462,7 @@ async function report() {
   }
   await writeFile(
     path,
-    `# Benchmarks\n\nWritten by \`npm run bench\`, which builds first: the built \`dist/cli.js\` in a real pseudo-terminal at 120×40, pointed at a simulator already running in the benchmark's process, beside references measured in the same run (\`bench/reference/\`: a bare Ink hello, and the inbox's layout drawn by bare Ink, “Ink list”). Each figure is read off a headless xterm fed the program's output. The notes below are kept from run to run.\n\nMachine: ${machine}. Date: ${date}.\n\n${table}\n${notes}`,
+    `# Benchmarks\n\nWritten by \`npm run bench\`, which builds first: the built \`dist/cli.js\` in a real pseudo-terminal at 120×40, pointed at a simulator already running in the benchmark's process, beside references measured in the same run (\`bench/reference/\`: a bare Ink hello, and the inbox's layout drawn by bare Ink, “Ink list”, both with Ink as published). Each figure is read off a headless xterm fed the program's output. The notes below are kept from run to run.\n\nMachine: ${machine}. Date: ${date}.\n\n${table}\n${notes}`,
   );
   console.log(`\nwritten to ${path}`);
 }

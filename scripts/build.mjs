@@ -5,15 +5,19 @@
 // user waits for over a slow SSH link is what the command they ran needs.
 import { chmod, readFile, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
-import { INK_BUNDLE, patchedInk } from './bundle-options.mjs';
+import { INK_BUNDLE } from './bundle-options.mjs';
+import { assertPatchesApplied } from './ink-patches.mjs';
 import { phoneZoneData } from './phone-zone-data.mjs';
 
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 
+// Ink and Yoga as the tests run them: patched at install (patches/). A node_modules without a patch
+// (installed with --ignore-scripts, or a patch that no longer applies) is not bundled.
+await assertPatchesApplied();
 await rm('dist', { recursive: true, force: true });
 await build({
   ...INK_BUNDLE,
-  plugins: [...INK_BUNDLE.plugins, patchedInk, phoneZoneData('dist')],
+  plugins: [...INK_BUNDLE.plugins, phoneZoneData('dist')],
   entryPoints: ['src/cli.ts'],
   outdir: 'dist',
   splitting: true,

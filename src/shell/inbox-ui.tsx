@@ -9,6 +9,7 @@ import { followPhoneZones } from '../session/follow-phone-zones.js';
 import { AppServicesContext, ThemeContext } from '../ui-kit/app-context.js';
 import { type Clock, createClock } from '../ui-kit/clock.js';
 import type { CommandContext, Keymap } from '../ui-kit/commands/command.js';
+import { plugDrawingIntoInk } from '../ui-kit/ink-drawing.js';
 import { type InputSourceOptions, readTerminalInput } from '../ui-kit/input/input-source.js';
 import { createMouse } from '../ui-kit/mouse.js';
 import { THEMES, type Theme } from '../ui-kit/theme.js';
@@ -61,6 +62,7 @@ export interface InboxUiOptions {
 
 export function createInboxUi(session: Session, options: InboxUiOptions): InboxUi {
   const { store } = session;
+  plugDrawingIntoInk();
   const keymap = buildKeymap(options.keys);
   const clock = createClock(options.now);
   // Before anything renders: the selection follows its record from the first change on.

@@ -34,12 +34,6 @@ export interface RunInboxOptions {
   wallboardShops?: ReadonlyArray<{ name: string; store: Session['store'] }>;
 }
 
-/**
- * Ink's instance in the CLI's bundle adds drawNextFrameAtOnce and repaint (scripts/bundle-options.mjs);
- * Ink as shipped has neither.
- */
-type PatchedInstance = ReturnType<typeof render> & { drawNextFrameAtOnce?: () => void; repaint?: () => void };
-
 const HANG_UP_EXIT = 129;
 /**
  * How long a process that has quit waits for a terminal that does not read (a frozen SSH session) to
@@ -117,7 +111,8 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
     });
   const listen = () =>
     ui.listen(stdin, {
-      afterInput: () => (instance as PatchedInstance | undefined)?.drawNextFrameAtOnce?.(),
+      // Ink's instance has these two by its patch (patches/README.md).
+      afterInput: () => instance?.drawNextFrameAtOnce(),
     });
   let stopListening: () => void = () => {};
   /**
@@ -166,7 +161,7 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
     // The clipboard (OSC 52) is written to the terminal itself, between frames; tmux needs it wrapped.
     terminal: { write: (bytes) => screen.write(bytes), tmux: Boolean(process.env.TMUX) },
     // ctrl-l: the whole screen drawn again from scratch.
-    repaint: () => (instance as PatchedInstance | undefined)?.repaint?.(),
+    repaint: () => instance?.repaint(),
     editText,
     ...(options.keys ? { keys: options.keys } : {}),
   });

@@ -6,12 +6,12 @@
  * a cache bounded only by a count grew by hundreds of MiB before it was
  * emptied (a line's styled cells are ~40 KB). Here each cache has two
  * generations: what this frame used and what the last one did. At each new
- * frame (`nextFrame()`, called by the bundle's patched Ink as it draws) the
+ * frame (`nextFrame()`, called by the patched Ink as it draws) the
  * older generation goes. A generation that grows past its limit between two
  * frames (many renders while no frame is drawn: a terminal that does not
  * read) is turned over early, so memory stays bounded whatever happens.
  *
- * Used by the bundle's patched Ink (scripts/bundle-options.mjs) and by the
+ * Used by the patched Ink (patches/, plugged in by ink-drawing.ts) and by the
  * line diff (terminal-line-update.ts).
  */
 

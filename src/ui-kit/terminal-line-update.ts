@@ -2,8 +2,8 @@
  * What to send a terminal to turn one row of the screen into another: only
  * the cells that changed. Ink's incremental renderer rewrites every changed
  * line whole; over SSH, moving the highlight one row cost two full 120-column
- * lines and the thread beside it, most of them unchanged. Used by the bundle's
- * patched Ink (scripts/bundle-options.mjs), so every frame pays only for what
+ * lines and the thread beside it, most of them unchanged. Used by the
+ * patched Ink (patches/, plugged in by ink-drawing.ts), so every frame pays only for what
  * changed in it; and the frame drawn whole when what the screen shows is
  * not known (after a resize, ctrl-l).
  */
