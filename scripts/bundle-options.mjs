@@ -43,12 +43,37 @@ const noDevtools = replaceModule(
 const neverInCi = replaceModule('is-in-ci', 'export default false;');
 
 /**
- * Changes to Ink 6.8.0 and yoga-layout 3.2.1, in the CLI's bundle only, each
+ * Changes to Ink 6.8.0, yoga-layout 3.2.1 and @alcalzone/ansi-tokenize 0.2.5 (Ink's cells), in the CLI's bundle only, each
  * with why. Every change names the exact code it replaces: the build fails
  * loudly when a package changes it, so each one is looked at again on an
  * upgrade.
  */
 const INK_PATCHES = [
+  {
+    /**
+     * Every cell of every line Ink draws (and every line the line diff compares) is an object made
+     * as `{ ...token, styles }`. Once V8 optimizes that spread, each object it makes gets a hidden
+     * class of its own: a map, a descriptor array and a property array beside every cell, ~4 times
+     * the cell's size, and thousands of short-lived maps a second on a live screen (a heap snapshot
+     * of the inbox soak held one map per cell; test/ui/styled-chars-shape.test.ts). The same object
+     * written out has one hidden class for all cells.
+     */
+    file: '@alcalzone/ansi-tokenize/build/styledChars.js',
+    replace: [
+      [
+        `            ret.push({
+                ...token,
+                styles: [...codes],
+            });`,
+        `            ret.push({
+                type: token.type,
+                value: token.value,
+                fullWidth: token.fullWidth,
+                styles: [...codes],
+            });`,
+      ],
+    ],
+  },
   {
     /**
      * Yoga's WebAssembly is inlined as a data: URL, and its loader reads it
@@ -374,7 +399,7 @@ export default class Output {`,
   },
 ];
 
-/** Ink and Yoga as patched above, for the CLI's bundle (the benchmark's reference uses them as shipped). */
+/** Ink, Yoga and Ink's cells as patched above, for the CLI's bundle (the benchmark's reference uses them as shipped). */
 export const patchedInk = {
   name: 'patch-ink',
   setup(pluginBuild) {
