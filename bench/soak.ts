@@ -5,7 +5,7 @@
  * action four times a second (forty during the warm-up); the inbox is worked
  * without pause (moving, switching panes, resizing), the wallboard is
  * resized every few seconds and redrawn with ctrl-l, and both draw what
- * arrives. After the warm-up, their resident memory and heap are sampled
+ * arrives. After the warm-up, their resident memory and heap are sampled at 120×40
  * after a full collection, and the growth is extrapolated to an hour (the
  * median slope between samples), beside bare Ink as shipped drawing a screen
  * whose every row changes four times a second (reference/ink-soak.tsx), in
@@ -102,6 +102,15 @@ function keepBusy(everyMs: number, act: (step: number) => void): () => void {
   return () => clearInterval(timer);
 }
 
+/**
+ * What the drawing caches hold is a frame or two of the terminal's size: sampled at whatever size the
+ * last resize left, memory swung by several MiB from one sample to the next with the size (80×24 to
+ * 160×50), and the slope followed the sizes. Each sample is taken at the same size, a while after the
+ * resizes pause.
+ */
+const SAMPLE_SIZE: readonly [number, number] = [120, 40];
+const SETTLE_BEFORE_SAMPLE_MS = 2_000;
+
 export async function soak(options: SoakOptions): Promise<SoakFigure[]> {
   const sim = createSimulator({ live: true, liveIntervalMs: 250, rateLimitPerMinute: 100_000, seed: 7 });
   for (let i = 0; i < HISTORY_EVENTS; i += 1) sim.tick();
@@ -122,18 +131,28 @@ export async function soak(options: SoakOptions): Promise<SoakFigure[]> {
   ];
   const [inbox, wallboard] = programs.map(({ program }) => program);
   const stops: Array<() => void> = [];
+  let sampling = false;
+  const resize = (program: Program | undefined, [cols, rows]: readonly [number, number]) => {
+    if (!sampling) program?.resize(cols, rows);
+  };
+  /** Every program's memory after a full collection, at the sample size. */
+  const sampleAll = async () => {
+    sampling = true;
+    for (const { program } of programs) program.resize(...SAMPLE_SIZE);
+    await sleep(SETTLE_BEFORE_SAMPLE_MS);
+    const usages: NodeJS.MemoryUsage[] = [];
+    for (const { program } of programs) usages.push(await program.memory());
+    sampling = false;
+    return usages;
+  };
   try {
     await inbox?.waitFor(/Inbox — open leads/);
     await wallboard?.waitFor(/OLDEST MISSED CALL/);
     stops.push(
       keepBusy(400, (step) => inbox?.term.write(INBOX_KEYS[step % INBOX_KEYS.length] ?? 'j')),
-      keepBusy(7_000, (step) => {
-        const [cols, rows] = SIZES[step % SIZES.length] ?? [120, 40];
-        inbox?.resize(cols, rows);
-      }),
+      keepBusy(7_000, (step) => resize(inbox, SIZES[step % SIZES.length] ?? SAMPLE_SIZE)),
       keepBusy(2_000, (step) => {
-        const [cols, rows] = SIZES[step % SIZES.length] ?? [120, 40];
-        wallboard?.resize(cols, rows);
+        resize(wallboard, SIZES[step % SIZES.length] ?? SAMPLE_SIZE);
         if (step % 4 === 3) wallboard?.term.write('\u000C');
       }),
     );
@@ -144,7 +163,7 @@ export async function soak(options: SoakOptions): Promise<SoakFigure[]> {
     await sleep(SAMPLE_MS);
     // A first collection apart (what piled up before it is not growth), as long before the first
     // sample as each sample is after the one before: what a collection gives back depends on it.
-    for (const { program } of programs) await program.memory();
+    await sampleAll();
     await sleep(SAMPLE_MS);
     const began = performance.now();
     const samples = programs.map(() => ({
@@ -156,12 +175,11 @@ export async function soak(options: SoakOptions): Promise<SoakFigure[]> {
     // with what is being allocated, and hides a slope of a few MiB an hour.
     for (let elapsed = 0; elapsed <= options.measureMs; elapsed += SAMPLE_MS) {
       const hours = (performance.now() - began) / 3_600_000;
-      for (const [index, { program }] of programs.entries()) {
-        const usage = await program.memory();
+      for (const [index, usage] of (await sampleAll()).entries()) {
         samples[index]?.rss.push([hours, mib(usage.rss)]);
         samples[index]?.heap.push([hours, mib(usage.heapUsed)]);
       }
-      if (elapsed + SAMPLE_MS <= options.measureMs) await sleep(SAMPLE_MS);
+      if (elapsed + SAMPLE_MS <= options.measureMs) await sleep(SAMPLE_MS - SETTLE_BEFORE_SAMPLE_MS);
     }
     return programs.map(({ name, program }, index) => {
       const { rss, heap } = samples[index] ?? { rss: [], heap: [] };
