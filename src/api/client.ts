@@ -65,9 +65,10 @@ export interface ShopClientOptions {
   onRetry?: (info: RetryInfo) => void;
   /**
    * Awaited before every attempt, retries included: the process-wide request
-   * scheduler, which keeps the token's budget and pauses for Retry-After.
+   * scheduler, which keeps the token's budget and pauses for Retry-After. What
+   * it grants is confirmed again just before the attempt is written.
    */
-  beforeAttempt?: (request: AttemptInfo, signal: AbortSignal) => Promise<void>;
+  beforeAttempt?: (request: AttemptInfo, signal: AbortSignal) => Promise<AttemptPermit | undefined>;
   /** Called after every attempt that received an HTTP answer or failed, so the scheduler sees 429s. */
   afterAttempt?: (request: AttemptInfo, error: ApiError | undefined) => void;
   /**
@@ -87,6 +88,22 @@ export interface RetryInfo {
   attempt: number;
   delayMs: number;
   error: ApiError;
+}
+
+/**
+ * A slot granted by `beforeAttempt`. Its `confirm` is called just before an
+ * attempt of the call is written, on a connection ready to take it; what it
+ * throws refuses the attempt (nothing is sent) and ends the call with that
+ * error. Every permit the call was granted is confirmed before each of its
+ * attempts: a call started under a grant that is void now sends no retry.
+ */
+export interface AttemptPermit {
+  confirm(): void;
+}
+
+/** An attempt its permit refused just before it was written: nothing was sent. */
+class RefusedBeforeWrite {
+  constructor(readonly reason: unknown) {}
 }
 
 export interface AttemptInfo {
@@ -325,7 +342,12 @@ export function createShopClient(options: ShopClientOptions): HttpShopClient {
   }
 
   /** One attempt: an HTTP exchange turned into data or an ApiError. */
-  async function attempt(endpoint: Endpoint, spec: RequestSpec, signal: AbortSignal): Promise<unknown> {
+  async function attempt(
+    endpoint: Endpoint,
+    spec: RequestSpec,
+    signal: AbortSignal,
+    permits: readonly AttemptPermit[],
+  ): Promise<unknown> {
     const url = new URL(`${baseUrl}${endpointPath(endpoint, spec.pathId)}`);
     for (const [name, value] of Object.entries(spec.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -342,6 +364,13 @@ export function createShopClient(options: ShopClientOptions): HttpShopClient {
           url,
           headers,
           signal,
+          beforeWrite: () => {
+            try {
+              for (const permit of permits) permit.confirm();
+            } catch (refusal) {
+              throw new RefusedBeforeWrite(refusal);
+            }
+          },
           ...(spec.json !== undefined ? { body: JSON.stringify(spec.json) } : {}),
         },
         connections,
@@ -487,6 +516,7 @@ export function createShopClient(options: ShopClientOptions): HttpShopClient {
     const classifyNow = (caught: unknown, attemptTimedOut = false) =>
       classify(endpoint, caught, stoppedBy, attemptTimedOut);
 
+    const permits: AttemptPermit[] = [];
     try {
       for (let attemptNumber = 1; ; attemptNumber += 1) {
         const info: AttemptInfo = {
@@ -495,7 +525,8 @@ export function createShopClient(options: ShopClientOptions): HttpShopClient {
           ...(spec.probe ? { probe: true } : {}),
         };
         try {
-          await options.beforeAttempt?.(info, call.signal);
+          const permit = await options.beforeAttempt?.(info, call.signal);
+          if (permit) permits.push(permit);
           if (call.signal.aborted) throw call.signal.reason;
         } catch (caught) {
           throw classifyNow(caught).withAttempts(attemptNumber - 1);
@@ -509,10 +540,13 @@ export function createShopClient(options: ShopClientOptions): HttpShopClient {
         );
         let error: ApiError;
         try {
-          const data = await attempt(endpoint, spec, attemptTimer.signal);
+          const data = await attempt(endpoint, spec, attemptTimer.signal, permits);
           options.afterAttempt?.(info, undefined);
           return data;
         } catch (caught) {
+          // Refused as it was about to be written, as if refused before the attempt: nothing was sent.
+          if (caught instanceof RefusedBeforeWrite)
+            throw classifyNow(caught.reason).withAttempts(attemptNumber - 1);
           if (attemptTimer.timedOut() && endsWithDeadline) stop('deadline');
           error = classifyNow(caught, attemptTimer.timedOut()).withAttempts(attemptNumber);
         } finally {

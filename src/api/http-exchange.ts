@@ -17,7 +17,8 @@
  */
 import { type Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
+import type { TLSSocket, ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { LoopbackCheckedAgent, type LoopbackGuardOptions } from './loopback-guard.js';
 
@@ -44,6 +45,12 @@ export interface HttpRequest {
   body?: string;
   /** Aborts the exchange, answer and body included. */
   signal: AbortSignal;
+  /**
+   * Called just before the request's first byte is written, once its
+   * connection is ready to take it: what it throws refuses the request
+   * (nothing is written) and rejects the exchange.
+   */
+  beforeWrite?: () => void;
 }
 
 export interface HttpAnswer {
@@ -72,8 +79,33 @@ export interface Connections {
 export function createConnections(guard: LoopbackGuardOptions = {}): Connections {
   return {
     http: new LoopbackCheckedAgent({ keepAlive: true }, guard),
-    https: new HttpsAgent({ keepAlive: true }),
+    https: new HandshakenHttpsAgent({ keepAlive: true }),
   };
+}
+
+/**
+ * Hands a new TLS connection to its request only once the handshake is done,
+ * so that the request is written the moment it gets it (see exchange's
+ * beforeWrite), not buffered to go out whenever the handshake ends.
+ */
+class HandshakenHttpsAgent extends HttpsAgent {
+  override createConnection(
+    options: TlsConnectionOptions,
+    callback?: (error: Error | null, stream: Duplex) => void,
+  ): Duplex | null | undefined {
+    // The base agent's own connection: its TLS session cache stays in use.
+    const socket = super.createConnection(options) as TLSSocket;
+    const settle = (error: Error | null) => {
+      socket.off('secureConnect', onSecure);
+      socket.off('error', settle);
+      if (error) socket.destroy();
+      callback?.(error, socket);
+    };
+    const onSecure = () => settle(null);
+    socket.once('secureConnect', onSecure);
+    socket.once('error', settle);
+    return undefined;
+  }
 }
 
 /** Sends the request; resolves once the answer's status and headers are in. */
@@ -104,7 +136,23 @@ export function exchange(request: HttpRequest, connections: Connections): Promis
       request.signal.removeEventListener('abort', onAbort);
       resolve(answer(incoming, request.signal));
     });
-    outgoing.end(request.body);
+    // Written only once a connection ready to take it is handed over, so that nothing comes between
+    // beforeWrite's last word and the write: not a connection being made or checked, not a stop of this process.
+    outgoing.once('socket', (socket) => {
+      const write = () => {
+        try {
+          request.beforeWrite?.();
+        } catch (refusal) {
+          request.signal.removeEventListener('abort', onAbort);
+          outgoing.destroy();
+          reject(refusal);
+          return;
+        }
+        outgoing.end(request.body);
+      };
+      if (socket.connecting) socket.once('connect', write);
+      else write();
+    });
   });
 }
 

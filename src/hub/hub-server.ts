@@ -13,7 +13,8 @@
  * was bound to) never removes another hub's socket. A hub stopped long
  * enough for another terminal to take over finds, when it goes on, that the
  * name leads elsewhere (checked at every beat, and by the owner before every
- * request it makes): it closes and says so.
+ * request it makes, when its slot is granted and again just before it is
+ * written): it closes and says so.
  */
 import { lstatSync, unlinkSync } from 'node:fs';
 import { chmod, lstat, rename, unlink } from 'node:fs/promises';

@@ -18,7 +18,12 @@
  * silent takes only its share of the rate (`setShare`), so that all the
  * terminals standing in together stay within the box's budget. The hub
  * itself sets a gate (`setGate`): once another terminal has taken over from
- * it, nothing more starts.
+ * it, nothing more starts. A slot is granted some time before its request is
+ * written (a new connection is made and checked first; the process may be
+ * stopped meanwhile), so the grant is confirmed again just before the write
+ * (`Grant.confirm`), against the gate it was granted under as well as the
+ * one in force then: a request granted to a hub that has since been taken
+ * over is never sent, even once this process reads through the new hub.
  */
 
 export type RequestPriority = 'user' | 'poll';
@@ -35,9 +40,20 @@ export interface RequestBudgetOptions {
   minPerMinute?: number;
 }
 
+/** What a slot was granted under. */
+export interface Grant {
+  /**
+   * Called just before the request is written: throws the gate's refusal if
+   * the gate it was granted under, or the one in force now, refuses it.
+   */
+  confirm(): void;
+}
+
+type Gate = () => unknown;
+
 interface Waiter {
   priority: RequestPriority;
-  resolve: () => void;
+  resolve: (grant: Grant) => void;
   reject: (reason: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: () => void;
@@ -69,7 +85,7 @@ export class RequestBudget {
   private cuts = 0;
   /** How many terminals share the rate (see setShare). */
   private share = 1;
-  private gate: (() => unknown) | undefined;
+  private gate: Gate | undefined;
 
   constructor(options: RequestBudgetOptions) {
     if (!Number.isInteger(options.maxPerMinute) || options.maxPerMinute < 1) {
@@ -112,12 +128,15 @@ export class RequestBudget {
   }
 
   /**
-   * Asked before each request starts: a value (the reason) refuses it, and
-   * every other request waiting, which then reject with that reason.
-   * undefined removes the gate.
+   * Asked before each request starts, and again just before it is written:
+   * a value (the reason) refuses it, and every other request waiting, which
+   * then reject with that reason. A gate that refuses when set refuses what
+   * waits at once. undefined removes the gate (what was granted under an
+   * earlier one is still confirmed against that one).
    */
-  setGate(gate: (() => unknown) | undefined): void {
+  setGate(gate: Gate | undefined): void {
     this.gate = gate;
+    if (gate !== undefined && this.waiters.length > 0) this.drain();
   }
 
   /** The limit before any share: what AIMD cuts and grows. */
@@ -161,10 +180,13 @@ export class RequestBudget {
     this.pauseUntil(untilMs);
   }
 
-  /** Resolves when a request may start; it is counted from that moment. */
-  acquire(priority: RequestPriority = 'poll', signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when a request may start; it is counted from that moment. Its
+   * grant is to be confirmed just before the request is written.
+   */
+  acquire(priority: RequestPriority = 'poll', signal?: AbortSignal): Promise<Grant> {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<Grant>((resolve, reject) => {
       const waiter: Waiter = {
         priority,
         resolve,
@@ -257,6 +279,15 @@ export class RequestBudget {
       this.timer = undefined;
     }
     while (this.waiters.length > 0) {
+      // Asked first: what waits for a slot under a gate that refuses now is refused now, not when its slot comes.
+      const refusal = this.gate?.();
+      if (refusal !== undefined) {
+        for (const refused of this.waiters.splice(0)) {
+          refused.signal?.removeEventListener('abort', refused.onAbort);
+          refused.reject(refusal);
+        }
+        break;
+      }
       const at = this.nextSlotAt();
       const now = this.now();
       if (at > now) {
@@ -266,20 +297,21 @@ export class RequestBudget {
         }, at - now);
         return;
       }
-      const refusal = this.gate?.();
-      if (refusal !== undefined) {
-        for (const refused of this.waiters.splice(0)) {
-          refused.signal?.removeEventListener('abort', refused.onAbort);
-          refused.reject(refusal);
-        }
-        break;
-      }
       const waiter = this.waiters.shift() as Waiter;
       waiter.signal?.removeEventListener('abort', waiter.onAbort);
       this.started.push(now);
-      waiter.resolve();
+      waiter.resolve(this.grantUnder(this.gate));
     }
     this.changed();
+  }
+
+  private grantUnder(grantedUnder: Gate | undefined): Grant {
+    return {
+      confirm: () => {
+        const refusal = grantedUnder?.() ?? (this.gate === grantedUnder ? undefined : this.gate?.());
+        if (refusal !== undefined) throw refusal;
+      },
+    };
   }
 
   private changed(): void {

@@ -12,6 +12,9 @@
  * - a terminal started while the hub is stopped reads on its own with a
  *   quarter of its budget (it cannot know how many others do), then takes
  *   over;
+ * - a read the stopped hub was granted but had not yet written (stopped
+ *   while its connection was made) is never written once another terminal
+ *   took over;
  * - a text in flight at the hub when it stops, and one confirmed while it is
  *   stopped, each reach the customer exactly once, also after it continues.
  */
@@ -242,6 +245,32 @@ describe('a hub whose process is stopped (SIGSTOP) while its socket still listen
     await hub.next((e) => e.e === 'sharing' && e.role === 'client', 'the stopped hub joining');
     await sleep(1_000);
     expect(requestsOf(test, hub, resumedFrom)).toEqual([]);
+  }, 60_000);
+
+  it('a hub stopped after granting a request and before writing it, taken over meanwhile, never sends it', async () => {
+    const test = await startSim();
+    const env = userEnv();
+    const timing = { beatMs: 250, silenceMs: 1_500, takeoverMs: 4_000 };
+    // It stops itself the moment its budget grants its first read (the header's, GET /me, as in a stop that
+    // lands while the first screen is read): the read is granted, its connection not yet made.
+    const hub = open(test, env, { hubTiming: timing, stopAtFirstGrant: true });
+    expect((await roleOf(hub)).role).toBe('hub');
+    await hub.next((e) => e.e === 'stopping', 'the hub stopping between a grant and its write');
+    const stoppedFrom = test.sim.requests.list().length;
+    const late = open(test, env, { hubTiming: timing });
+    await late.next((e) => e.e === 'sharing' && e.role === 'hub', 'taking over');
+    const resumedAt = Date.now();
+    hub.process.kill('SIGCONT');
+    await hub.next(
+      (e) => e.e === 'sharing' && e.role === 'client' && e.t >= resumedAt,
+      'the stopped hub joining',
+    );
+    const another = customerTexts(test, 'after the stopped hub continued');
+    await shows(hub, another);
+    await sleep(1_000);
+    // The read granted before the stop was refused as it was about to be written; nothing else went either.
+    expect(requestsOf(test, hub, stoppedFrom)).toEqual([]);
+    expect(requestsOf(test, late, stoppedFrom).length).toBeGreaterThan(0);
   }, 60_000);
 
   it('a text in flight at the hub, and one confirmed while it is stopped, each reach the customer exactly once', async () => {

@@ -470,5 +470,40 @@ describe('RequestBudget', () => {
       await acquire('g');
       expect(starts.map((s) => s.label)).toEqual(['a', 'b', 'f', 'g']);
     });
+
+    it('refuses what waits for a slot as soon as it is set, not when the slot comes (it may be gone by then)', async () => {
+      const { budget, time } = budgetWith(1);
+      const { starts, rejected, acquire } = track(budget, time);
+      await acquire('a');
+      void acquire('b');
+      await time.flush();
+      const reason = new Error('taken over');
+      budget.setGate(() => reason);
+      await time.flush();
+      expect(rejected).toEqual([{ label: 'b', reason }]);
+      // Removed before the slot would have come: what was waiting stays refused.
+      budget.setGate(undefined);
+      await time.advance(MINUTE);
+      expect(starts.map((s) => s.label)).toEqual(['a']);
+    });
+
+    it('confirms a grant just before its write against the gate it was granted under, and the one in force then', async () => {
+      const { budget } = budgetWith(10);
+      let taken = false;
+      const reason = new Error('taken over');
+      budget.setGate(() => (taken ? reason : undefined));
+      const underTheHub = await budget.acquire();
+      expect(() => underTheHub.confirm()).not.toThrow();
+      taken = true;
+      budget.setGate(undefined);
+      // Its gate is gone (this process reads through the new hub now): still refused, by the gate it had.
+      expect(() => underTheHub.confirm()).toThrow(reason);
+      const afterwards = await budget.acquire();
+      expect(() => afterwards.confirm()).not.toThrow();
+      // Granted without a gate, written once one refuses: refused.
+      const joining = new Error('joining the new hub');
+      budget.setGate(() => joining);
+      expect(() => afterwards.confirm()).toThrow(joining);
+    });
   });
 });

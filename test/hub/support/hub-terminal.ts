@@ -28,6 +28,12 @@ export interface TerminalConfig {
   hubRoot?: string;
   /** The hub's heartbeat, and how long a client waits for a silent hub (seconds in tests, not the defaults). */
   hubTiming?: { beatMs?: number; silenceMs?: number; takeoverMs?: number };
+  /**
+   * Stop this process (SIGSTOP to itself) the moment its budget grants its first request, before that request
+   * is written (its connection not yet made): the window between the two, made certain instead of left to the
+   * scheduler of a loaded machine.
+   */
+  stopAtFirstGrant?: boolean;
 }
 
 const config = JSON.parse(process.env.HUB_TERMINAL_CONFIG ?? '{}') as TerminalConfig;
@@ -53,6 +59,15 @@ const session = createSession({
   // The simulator logs it: a test tells which terminal made a request.
   client: { userAgent: `hub-terminal/${process.pid}` },
 });
+
+if (config.stopAtFirstGrant) {
+  const unsubscribe = session.budget.subscribe(() => {
+    if (session.budget.usedInLastMinute === 0) return;
+    unsubscribe();
+    say({ e: 'stopping' });
+    process.kill(process.pid, 'SIGSTOP');
+  });
+}
 
 let lastInbound = '';
 let lastPresence = '';
