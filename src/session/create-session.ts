@@ -196,9 +196,15 @@ export function createSession(options: SessionOptions): Session {
       apiKey,
       readOnly,
       // Writes are what staff are waiting for: they go ahead of background reads (the mode's probe does not).
+      // The grant is the permit the client confirms just before it writes the request (a hub taken over
+      // while stopped between the two must send nothing).
       beforeAttempt: async (request, signal) => {
-        await budget.acquire(request.method === 'GET' || request.probe ? 'poll' : 'user', signal);
+        const grant = await budget.acquire(
+          request.method === 'GET' || request.probe ? 'poll' : 'user',
+          signal,
+        );
         attemptStarts.set(request, now());
+        return grant;
       },
       afterAttempt: (request, error) => {
         const started = attemptStarts.get(request);
