@@ -10,6 +10,7 @@ import { wallboardReads } from '../poller/wallboard-reads.js';
 import type { Session } from '../session/create-session.js';
 import type { View } from '../store/app-store.js';
 import { editExternally } from '../ui-kit/external-editor.js';
+import { escapeDelayFrom } from '../ui-kit/input/input-source.js';
 import { enterFullScreen } from '../ui-kit/terminal.js';
 import { followTerminalSize } from '../ui-kit/terminal-size.js';
 import { chooseTheme, type ThemeChoice } from '../ui-kit/theme.js';
@@ -109,10 +110,13 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
       incrementalRendering: true,
       maxFps: 15,
     });
+  const escapeTimeoutMs = escapeDelayFrom(process.env);
+  const escapeOption = escapeTimeoutMs === undefined ? {} : { escapeTimeoutMs };
   const listen = () =>
     ui.listen(stdin, {
       // Ink's instance has these two by its patch (patches/README.md).
       afterInput: () => instance?.drawNextFrameAtOnce(),
+      ...escapeOption,
     });
   let stopListening: () => void = () => {};
   /**

@@ -35,12 +35,17 @@ afterEach(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-function env(s: TestSim): NodeJS.ProcessEnv {
-  return terminalEnv(home, { SHOP_API_BASE_URL: s.baseUrl, SHOP_API_KEY: s.sim.tokens.write });
+function env(s: TestSim, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return terminalEnv(home, { SHOP_API_BASE_URL: s.baseUrl, SHOP_API_KEY: s.sim.tokens.write, ...extra });
 }
 
-async function open(s: TestSim, args: string[] = [], size = { cols: 100, rows: 30 }) {
-  const t = spawnInTerminal(process.execPath, [cliPath, ...args], { ...size, env: env(s) });
+async function open(
+  s: TestSim,
+  args: string[] = [],
+  size = { cols: 100, rows: 30 },
+  extraEnv: Record<string, string> = {},
+) {
+  const t = spawnInTerminal(process.execPath, [cliPath, ...args], { ...size, env: env(s, extraEnv) });
   terminals.push(t);
   await t.waitForText(/Inbox — open leads \(\d+\)/, 15_000);
   return t;
@@ -63,16 +68,18 @@ async function configKeys(keys: unknown) {
 describe('keys over a slow link', () => {
   it('an arrow cut in two reads is one arrow; ctrl-u and ctrl-w read with text edit it, and type nothing', async () => {
     const s = await startSim();
-    const t = await open(s);
+    // A link that splits an arrow by up to a second, as staff would say with ESCDELAY (the default wait is
+    // 100 ms, which a loaded machine running this test could overshoot between two writes).
+    const t = await open(s, [], undefined, { ESCDELAY: '1000' });
     const first = highlighted(t);
-    // ESC [ B (down) arrives in two reads, 20 ms apart: still one key, not esc then "[B".
+    // ESC [ B (down) arrives in two reads, 300 ms apart: still one key, not esc then "[B".
     t.send('\u001B[');
-    await sleep(20);
+    await sleep(300);
     t.send('B');
     await t.waitFor(() => highlighted(t) !== first, 'the selection to move down');
     const second = highlighted(t);
     t.send('j\u001B');
-    await sleep(20);
+    await sleep(300);
     t.send('[A');
     await t.waitFor(() => highlighted(t) === second, 'j then up to come back');
 

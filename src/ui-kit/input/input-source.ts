@@ -23,6 +23,21 @@ export interface InputSourceOptions {
   pasteTimeoutMs?: number;
 }
 
+/** The longest wait `ESCDELAY` may ask for: past it, esc itself would feel broken. */
+const MAX_ESCAPE_DELAY_MS = 2_000;
+
+/**
+ * The escape key's wait from `ESCDELAY` (milliseconds, as ncurses reads it): a link slow or jittery enough to
+ * split an arrow's bytes by more than 100 ms can ask for longer. Anything else than a whole number from 1 to
+ * 2000 is ignored.
+ */
+export function escapeDelayFrom(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const value = env.ESCDELAY?.trim();
+  if (!value || !/^\d+$/.test(value)) return undefined;
+  const ms = Number(value);
+  return ms >= 1 && ms <= MAX_ESCAPE_DELAY_MS ? ms : undefined;
+}
+
 export interface InputSource {
   /** Feeds one read of input, as stdin's 'data' would. */
   feed(chunk: string | Buffer): void;
