@@ -48,6 +48,12 @@ const LEAD_SETTLE_MS = 200;
 
 /** Part of the budget kept free for what staff do (sends, approvals, refresh keys). */
 const RESERVED_FOR_USERS = 0.2;
+/**
+ * Reads of one record or one search (a lead's thread, a contacts query) whose time is kept: a wallboard or
+ * an inbox open for weeks reads thousands of threads. The oldest are forgotten (read again as new if they
+ * come back on screen); the lists' own reads are always kept.
+ */
+export const KEPT_RECORD_READS = 500;
 
 function dedupe(slots: Slot[]): Slot[] {
   const seen = new Set<string>();
@@ -69,8 +75,10 @@ export class Poller {
   private readonly backoff: { baseMs: number; maxMs: number };
   private readonly now: () => number;
   private readonly random: () => number;
-  /** When each slot was last read (successfully or not). */
+  /** When each slot was last read (successfully or not); the most recently read last. */
   private readonly lastRead = new Map<string, number>();
+  /** Whether a lead's thread was read this session (the first is read at once, later ones once the selection rests). */
+  private threadRead = false;
   /** When each never-read lead first came on screen: holding j in the wide inbox must not read every lead passed. */
   private readonly firstVisible = new Map<string, number>();
   /** Slots asked for by a key press: read before anything else, budget permitting. */
@@ -183,7 +191,7 @@ export class Poller {
   accept(slot: Slot, data: SlotData, at: number): void {
     const key = slotKey(slot);
     if ((this.lastRead.get(key) ?? 0) > at) return;
-    this.lastRead.set(key, at);
+    this.markRead(key, at);
     storeData(this.store, slot, data, at);
     this.onData?.(slot, data, at);
   }
@@ -250,8 +258,28 @@ export class Poller {
   }
 
   private threadsRead(): boolean {
-    for (const key of this.lastRead.keys()) if (key.startsWith('lead:')) return true;
-    return false;
+    return this.threadRead;
+  }
+
+  /** Keeps when a slot was read; past KEPT_RECORD_READS reads of single records, the oldest of them go. */
+  private markRead(key: string, at: number): void {
+    this.lastRead.delete(key);
+    this.lastRead.set(key, at);
+    if (key.startsWith('lead:')) this.threadRead = true;
+    if (this.lastRead.size <= KEPT_RECORD_READS) return;
+    let records = 0;
+    for (const known of this.lastRead.keys()) if (isRecordRead(known)) records += 1;
+    for (const known of this.lastRead.keys()) {
+      if (records <= KEPT_RECORD_READS) break;
+      if (!isRecordRead(known) || known === key) continue;
+      this.lastRead.delete(known);
+      records -= 1;
+    }
+  }
+
+  /** How many slot reads this poller remembers (for tests of its bound). */
+  get remembered(): number {
+    return this.lastRead.size;
   }
 
   private async tick(): Promise<void> {
@@ -299,7 +327,7 @@ export class Poller {
       this.recovered();
     } catch (error) {
       const at = this.now();
-      this.lastRead.set(slotKey(slot), at);
+      this.markRead(slotKey(slot), at);
       storeFailure(this.store, slot, failureOf(error, at));
       this.failed(error);
     }
@@ -373,4 +401,9 @@ export class Poller {
         return;
     }
   }
+}
+
+/** A read of one record or one search, of which there are as many as records (not one of the lists). */
+function isRecordRead(key: string): boolean {
+  return key.startsWith('lead:') || (key.startsWith('contacts:') && key !== 'contacts:');
 }
