@@ -7,7 +7,7 @@ import { Box } from 'ink';
 import { memo, useMemo } from 'react';
 import type { InboundPreview, InboxLead } from '../contract/resources.js';
 import type { Slot } from '../poller/refresh-plan.js';
-import { type AppState, isWide } from '../store/app-store.js';
+import { type AppState, INBOX_ORDERS, type InboxOrder, isWide } from '../store/app-store.js';
 import { callbackCount, listCount, openLeadCount } from '../store/counts.js';
 import { inboundId } from '../store/seen.js';
 import {
@@ -31,6 +31,12 @@ import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
 const PREVIEW_ROWS = 3;
+
+const INBOX_ORDER_WORDS: Record<InboxOrder, string> = {
+  newest: 'newest first',
+  'same-day': 'same-day leads first',
+  oldest: 'oldest first',
+};
 
 const LeadRow = memo(function LeadRow({
   lead,
@@ -157,7 +163,7 @@ function InboxPane({ height, width, focused }: PaneProps) {
   const listRows = Math.max(1, contentRows - PREVIEW_ROWS - 1 - searchRows);
   return (
     <PaneFrame
-      title={`${title} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount, total })}${order === 'same-day' ? ' · same-day first' : ''}`}
+      title={`${title} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount, total })}${order === 'newest' ? '' : ` · ${order === 'same-day' ? 'same-day first' : 'oldest first'}`}`}
       focused={focused}
       height={height}
       {...(width !== undefined ? { width } : {})}
@@ -282,12 +288,13 @@ export const inboxPane: PaneDescriptor = {
       pane: 'inbox',
       keys: ['o'],
       label:
-        'order the list: inbox newest ↔ same-day first; reviews newest → unreplied → lowest rating first',
+        'order the list: inbox newest → same-day first → oldest first; reviews newest → unreplied → lowest rating first',
       hint: 'order',
       run: (context) => {
-        const next = context.state().inboxOrder === 'newest' ? 'same-day' : 'newest';
+        const index = INBOX_ORDERS.indexOf(context.state().inboxOrder);
+        const next = INBOX_ORDERS[(index + 1) % INBOX_ORDERS.length] ?? 'newest';
         context.store.setState({ inboxOrder: next });
-        context.ui.notify(next === 'same-day' ? 'Inbox: same-day leads first.' : 'Inbox: newest first.');
+        context.ui.notify(`Inbox: ${INBOX_ORDER_WORDS[next]}.`);
       },
     },
     ...filterCommands('inbox', {

@@ -49,11 +49,22 @@ export function inboxRows(state: AppState): InboxLead[] {
   const shown = query
     ? leads.filter((lead) => matches(query, lead.contact_name, lead.caller_phone, lead.job_type))
     : leads;
-  if (state.inboxOrder !== 'same-day') return shown;
-  // Stable: within each group, the service's order (newest first).
-  const sameDay = (lead: InboxLead) => (String(lead.urgency) === 'same_day' ? 0 : 1);
-  return [...shown].sort((a, b) => sameDay(a) - sameDay(b));
+  switch (state.inboxOrder) {
+    case 'same-day': {
+      // Stable: within each group, the service's order (newest first).
+      const sameDay = (lead: InboxLead) => (String(lead.urgency) === 'same_day' ? 0 : 1);
+      return [...shown].sort((a, b) => sameDay(a) - sameDay(b));
+    }
+    case 'oldest':
+      // By the time the lead came (the missed call, for a callback); a time the service garbled goes last,
+      // and leads of the same time keep the reverse of the service's order.
+      return [...shown].reverse().sort((a, b) => oldestFirstKey(a) - oldestFirstKey(b));
+    default:
+      return shown;
+  }
 }
+
+const oldestFirstKey = (lead: InboxLead) => Date.parse(lead.created_at) || Number.MAX_SAFE_INTEGER;
 
 export function reviewRows(state: AppState): Review[] {
   const reviews = state.reviews.data?.items ?? [];
