@@ -7,30 +7,40 @@ import { Box } from 'ink';
 import { memo, useMemo } from 'react';
 import type { InboundPreview, InboxLead } from '../contract/resources.js';
 import type { Slot } from '../poller/refresh-plan.js';
-import { type AppState, isWide } from '../store/app-store.js';
+import { type AppState, INBOX_ORDERS, type InboxOrder, isWide } from '../store/app-store.js';
 import { callbackCount, listCount, openLeadCount } from '../store/counts.js';
 import { inboundId } from '../store/seen.js';
 import {
+  INBOUND_SHOWN,
   inboxList,
   inboxRows,
-  leadOfPreview,
+  type PreviewSender,
+  previewSender,
   repliedFromHere,
   searchText,
   selectedLead,
+  threadEntryId,
   threadLeadId,
+  threadList,
 } from '../store/selectors.js';
-import { useAppState, useClockNow, useTheme } from '../ui-kit/app-context.js';
+import { useAppState, useClockNow, useServices, useTheme } from '../ui-kit/app-context.js';
+import type { CommandContext } from '../ui-kit/commands/command.js';
 import { ListWindow } from '../ui-kit/components/list-window.js';
 import { LoadedStatus, statusOf } from '../ui-kit/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui-kit/components/pane-frame.js';
 import { SearchLine } from '../ui-kit/components/search-line.js';
 import { Text } from '../ui-kit/components/text.js';
 import { age, enumLabel, oneLine } from '../ui-kit/format.js';
+import { useClickable } from '../ui-kit/use-clickable.js';
 import { composeCommand, copyCommand, filterCommands } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
-const PREVIEW_ROWS = 3;
+const INBOX_ORDER_WORDS: Record<InboxOrder, string> = {
+  newest: 'newest first',
+  'same-day': 'same-day leads first',
+  oldest: 'oldest first',
+};
 
 const LeadRow = memo(function LeadRow({
   lead,
@@ -87,35 +97,103 @@ const LeadRow = memo(function LeadRow({
   );
 });
 
-function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: boolean }) {
+/** Opens the thread a latest inbound text belongs to, with that text selected; false when it is not matched. */
+function openPreview(context: CommandContext, preview: InboundPreview): boolean {
+  const state = context.state();
+  const sender = previewSender(state, preview);
+  if (sender.kind !== 'matched') return false;
+  const leadId = sender.lead.lead.id;
+  // Highlighted in the Inbox when the Inbox as shown lists it, so the two agree.
+  const at = inboxRows(state).findIndex((row) => row.id === leadId);
+  if (at === -1) context.ui.openThread({ list: 'lead', leadId });
+  else {
+    context.ui.select('inbox', at);
+    context.ui.openThread({ list: 'inbox' });
+  }
+  const entries = threadList(context.state()).rows;
+  const text = entries.findIndex(
+    (entry) => entry.kind === 'message' && entry.message.id === sender.message.id,
+  );
+  const entry = entries[text];
+  // On that text, not following the thread's end: newer texts (a copy read again now) leave it selected.
+  if (entry)
+    context.store.setState((now) => ({
+      selection: { ...now.selection, thread: { id: threadEntryId(entry), index: text } },
+    }));
+  return true;
+}
+
+/** Why a latest inbound text cannot be opened yet, or true. */
+function previewOpens(state: AppState, preview: InboundPreview | undefined): true | string {
+  if (!preview) return 'no inbound text is listed';
+  switch (previewSender(state, preview).kind) {
+    case 'matched':
+      return true;
+    case 'not-matched-yet':
+      return "the latest inbound text is not matched to its lead yet: the open leads' threads are being read";
+    case 'no-open-lead':
+      return "the latest inbound text is in none of the open leads' threads (its lead may be closed): find it in Contacts";
+  }
+}
+
+const SENDER_WORDS = { 'not-matched-yet': 'not matched yet', 'no-open-lead': 'not an open lead' } as const;
+
+function PreviewRow({
+  preview,
+  sender,
+  fresh,
+  now,
+}: {
+  preview: InboundPreview;
+  sender: PreviewSender;
+  fresh: boolean;
+  now: number;
+}) {
   const theme = useTheme();
+  const { commandContext } = useServices();
+  // A click opens its thread at this text (the keys open the newest: i).
+  const ref = useClickable({ click: () => void openPreview(commandContext(), preview) });
+  return (
+    <Box ref={ref} height={1}>
+      <Text wrap="truncate-end">
+        <Text color={theme.warning}>{fresh ? '● ' : '  '}</Text>
+        <Text dimColor>{age(preview.occurred_at, now).padStart(4)} </Text>
+        {sender.kind === 'matched' ? (
+          <Text bold>
+            {oneLine(sender.lead.contact.name)} ({oneLine(sender.lead.contact.phone)}):{' '}
+          </Text>
+        ) : (
+          <Text dimColor>{SENDER_WORDS[sender.kind]}: </Text>
+        )}
+        {oneLine(preview.body_preview)}
+      </Text>
+    </Box>
+  );
+}
+
+function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: boolean }) {
   const fresh = useAppState((state) => state.seen.fresh.inbound);
-  // Who sent each, when the thread it belongs to was read.
-  // Matched only when the previews or the threads read change, not on every key.
+  // Who sent each, as far as the threads read say: matched only when the previews or the threads change.
   const leads = useAppState((state) => state.leads);
+  const inbox = useAppState((state) => state.inbox);
+  const shown = useMemo(() => previews.slice(0, INBOUND_SHOWN), [previews]);
   const senders = useMemo(
-    () =>
-      previews.slice(0, PREVIEW_ROWS).map((preview) => leadOfPreview({ leads }, preview)?.contact.name ?? ''),
-    [previews, leads],
+    () => shown.map((preview) => previewSender({ leads, inbox }, preview)),
+    [shown, leads, inbox],
   );
   const now = useClockNow();
   return (
-    <Box flexDirection="column" height={PREVIEW_ROWS + 1}>
+    <Box flexDirection="column" height={INBOUND_SHOWN + 1}>
       <Text dimColor>Latest inbound texts</Text>
       {previews.length === 0 ? <Text dimColor>{loaded ? 'none' : 'loading…'}</Text> : null}
-      {previews.slice(0, PREVIEW_ROWS).map((preview, index) => (
-        <Box key={inboundId(preview)} height={1}>
-          <Text wrap="truncate-end">
-            <Text color={theme.warning}>{fresh.has(inboundId(preview)) ? '● ' : '  '}</Text>
-            <Text dimColor>{age(preview.occurred_at, now).padStart(4)} </Text>
-            {senders[index] ? (
-              <Text bold>{oneLine(senders[index])}: </Text>
-            ) : (
-              <Text dimColor>lead not loaded: </Text>
-            )}
-            {oneLine(preview.body_preview)}
-          </Text>
-        </Box>
+      {shown.map((preview, index) => (
+        <PreviewRow
+          key={inboundId(preview)}
+          preview={preview}
+          sender={senders[index] ?? { kind: 'not-matched-yet' }}
+          fresh={fresh.has(inboundId(preview))}
+          now={now}
+        />
       ))}
     </Box>
   );
@@ -154,10 +232,10 @@ function InboxPane({ height, width, focused }: PaneProps) {
   const title = filter === 'open' ? 'Inbox — open leads' : 'Inbox — missed calls with no reply';
   const contentRows = frameContentRows(height);
   const searchRows = search.text || search.editing ? 1 : 0;
-  const listRows = Math.max(1, contentRows - PREVIEW_ROWS - 1 - searchRows);
+  const listRows = Math.max(1, contentRows - INBOUND_SHOWN - 1 - searchRows);
   return (
     <PaneFrame
-      title={`${title} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount, total })}${order === 'same-day' ? ' · same-day first' : ''}`}
+      title={`${title} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount, total })}${order === 'newest' ? '' : ` · ${order === 'same-day' ? 'same-day first' : 'oldest first'}`}`}
       focused={focused}
       height={height}
       {...(width !== undefined ? { width } : {})}
@@ -242,26 +320,12 @@ export const inboxPane: PaneDescriptor = {
       mode: 'pane',
       pane: 'inbox',
       keys: ['i'],
-      label: "open the thread of the latest inbound text's lead",
+      label: 'open the latest inbound text in its thread, at that text',
       hint: 'latest text',
-      when: (context) => {
-        const state = context.state();
-        const preview = state.inbox.open.data?.latest_inbound[0];
-        if (!preview) return 'no inbound text is listed';
-        return leadOfPreview(state, preview)
-          ? true
-          : "the latest inbound text's lead is not loaded (its thread was not read yet): open it from the list";
-      },
+      when: (context) => previewOpens(context.state(), context.state().inbox.open.data?.latest_inbound[0]),
       run: (context) => {
-        const state = context.state();
-        const preview = state.inbox.open.data?.latest_inbound[0];
-        const lead = preview ? leadOfPreview(state, preview) : undefined;
-        if (!lead) return;
-        // Highlighted in the Inbox when the Inbox as shown lists it, so the two agree.
-        const at = inboxRows(state).findIndex((row) => row.id === lead.lead.id);
-        if (at === -1) return context.ui.openThread({ list: 'lead', leadId: lead.lead.id });
-        context.ui.select('inbox', at);
-        context.ui.openThread({ list: 'inbox' });
+        const preview = context.state().inbox.open.data?.latest_inbound[0];
+        if (preview) openPreview(context, preview);
       },
     },
     {
@@ -282,12 +346,13 @@ export const inboxPane: PaneDescriptor = {
       pane: 'inbox',
       keys: ['o'],
       label:
-        'order the list: inbox newest ↔ same-day first; reviews newest → unreplied → lowest rating first',
+        'order the list: inbox newest → same-day first → oldest first; reviews newest → unreplied → lowest rating first',
       hint: 'order',
       run: (context) => {
-        const next = context.state().inboxOrder === 'newest' ? 'same-day' : 'newest';
+        const index = INBOX_ORDERS.indexOf(context.state().inboxOrder);
+        const next = INBOX_ORDERS[(index + 1) % INBOX_ORDERS.length] ?? 'newest';
         context.store.setState({ inboxOrder: next });
-        context.ui.notify(next === 'same-day' ? 'Inbox: same-day leads first.' : 'Inbox: newest first.');
+        context.ui.notify(`Inbox: ${INBOX_ORDER_WORDS[next]}.`);
       },
     },
     ...filterCommands('inbox', {

@@ -249,7 +249,7 @@ export const reviewsPane: PaneDescriptor = {
       pane: 'reviews',
       keys: ['o'],
       label:
-        'order the list: inbox newest ↔ same-day first; reviews newest → unreplied → lowest rating first',
+        'order the list: inbox newest → same-day first → oldest first; reviews newest → unreplied → lowest rating first',
       hint: 'order',
       run: (context) => {
         const index = REVIEW_ORDERS.indexOf(context.state().reviewOrder);

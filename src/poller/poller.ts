@@ -81,6 +81,8 @@ export class Poller {
   private threadRead = false;
   /** When each never-read lead first came on screen: holding j in the wide inbox must not read every lead passed. */
   private readonly firstVisible = new Map<string, number>();
+  /** When the last paced read was made or received (src/poller/reads.ts, the `paced` cadence). */
+  private lastPacedRead = 0;
   /** Slots asked for by a key press: read before anything else, budget permitting. */
   private readonly urgent = new Map<string, Slot>();
   private failures = 0;
@@ -105,6 +107,8 @@ export class Poller {
   start(): void {
     if (this.running) return;
     this.running = true;
+    // The first paced read waits its interval: the first screen comes first.
+    this.lastPacedRead = this.now();
     // What is on screen changed (pane, filter, search, open lead): read it now if never read.
     let lastVisible = '';
     this.unsubscribe = this.store.subscribe((state) => {
@@ -166,8 +170,9 @@ export class Poller {
 
   /** `R`: everything, now (still one read at a time, within the budget). */
   refreshAll(): void {
-    for (const { slot } of plan(this.store.getState(), this.intervals, this.visibleSlots))
-      this.urgent.set(slotKey(slot), slot);
+    // Not the paced reads: they keep their pace (the next thread to match a text to its lead, say).
+    for (const { slot, paced } of plan(this.store.getState(), this.intervals, this.visibleSlots))
+      if (!paced) this.urgent.set(slotKey(slot), slot);
     this.retryNow();
   }
 
@@ -235,16 +240,17 @@ export class Poller {
   }
 
   /** The next slot to read and when it is due. */
-  private next(): { slot: Slot; dueAt: number; urgent: boolean } | undefined {
+  private next(): { slot: Slot; dueAt: number; urgent: boolean; paced?: boolean } | undefined {
     const [urgentKey, urgentSlot] = this.urgent.entries().next().value ?? [];
     if (urgentKey !== undefined && urgentSlot) return { slot: urgentSlot, dueAt: this.now(), urgent: true };
-    let best: { slot: Slot; dueAt: number; urgent: boolean } | undefined;
-    for (const { slot, everyMs } of plan(this.store.getState(), this.intervals, this.visibleSlots)) {
+    let best: { slot: Slot; dueAt: number; urgent: boolean; paced?: boolean } | undefined;
+    for (const { slot, everyMs, paced } of plan(this.store.getState(), this.intervals, this.visibleSlots)) {
       const key = slotKey(slot);
       const last = this.lastRead.get(key);
       let dueAt = last === undefined ? 0 : last + everyMs + this.lagMs;
+      if (paced) dueAt = Math.max(this.lastPacedRead, last ?? 0) + everyMs + this.lagMs;
       // The first thread of the session is read at once; later ones once the selection rests on them.
-      if (last === undefined && slot.kind === 'lead' && this.threadsRead()) {
+      else if (last === undefined && slot.kind === 'lead' && this.threadsRead()) {
         const since = this.firstVisible.get(key) ?? this.now();
         if (!this.firstVisible.has(key)) {
           this.firstVisible.clear();
@@ -252,7 +258,7 @@ export class Poller {
         }
         dueAt = since + LEAD_SETTLE_MS;
       }
-      if (!best || dueAt < best.dueAt) best = { slot, dueAt, urgent: false };
+      if (!best || dueAt < best.dueAt) best = { slot, dueAt, urgent: false, ...(paced ? { paced } : {}) };
     }
     return best;
   }
@@ -300,6 +306,7 @@ export class Poller {
       return this.sleepUntil(Math.max(this.budget.nextSlotAt(), now + 1_000));
     }
     this.urgent.delete(slotKey(next.slot));
+    if (next.paced) this.lastPacedRead = now;
     await this.read(next.slot);
     this.wake();
   }

@@ -15,6 +15,7 @@ import type { AppState } from '../store/app-store.js';
 import { LIST_LIMIT } from '../store/counts.js';
 import { boundLeads, changed, type ReadChange, type ServerField } from '../store/read-slices.js';
 import { inboundId, observe, type SeenState } from '../store/seen.js';
+import { leadsToMatchInbound } from '../store/selectors.js';
 
 /** A slot's schema: its kind, and the parameters its query is made from (each a string). */
 type SlotShape = z.ZodObject<{ kind: z.ZodLiteral<string> } & Record<string, z.ZodType<string>>>;
@@ -43,9 +44,11 @@ export interface ReadKind<Schema extends SlotShape, Data> {
 /**
  * How often a read is made when no pane shows it (src/poller/refresh-plan.ts gives each its interval):
  * `header` the counts always on screen, `background` the lists whose news the title and the "new" marks
- * tell, `rare` what rarely changes, `rarest` what changes with a new version of the service.
+ * tell, `rare` what rarely changes, `rarest` what changes with a new version of the service; `paced`: each slot
+ * is read once it is in the plan, one at a time, the reads of all paced slots spaced apart (the threads read to
+ * match the latest inbound texts to their leads: the plan holds one while one is needed).
  */
-export type Cadence = 'header' | 'background' | 'rare' | 'rarest';
+export type Cadence = 'header' | 'background' | 'rare' | 'rarest' | 'paced';
 
 /**
  * An entry: its slot's schema first (which types the rest), then the rest, checked, its data's type
@@ -196,6 +199,15 @@ const TABLE = {
         state,
       ),
     }),
+    // The latest inbound texts carry no lead: the open leads' threads are read, newest first, until each text
+    // shown is found in one (a hub hands each thread to every terminal, so the box reads it once).
+    refresh: {
+      slots: (state) =>
+        leadsToMatchInbound(state)
+          .slice(0, 1)
+          .map((id) => ({ kind: 'lead', id })),
+      every: 'paced',
+    },
   }),
 };
 

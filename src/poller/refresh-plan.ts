@@ -20,6 +20,8 @@ export interface RefreshIntervals {
   backgroundMs: number;
   /** Things that rarely change: billing, texting, contacts off screen. */
   rareMs: number;
+  /** Between two paced reads (the threads read to match the latest inbound texts to their leads). */
+  pacedMs: number;
 }
 
 export const DEFAULT_INTERVALS: RefreshIntervals = {
@@ -27,6 +29,7 @@ export const DEFAULT_INTERVALS: RefreshIntervals = {
   headerMs: 20_000,
   backgroundMs: 60_000,
   rareMs: 300_000,
+  pacedMs: 5_000,
 };
 
 /** What the screen shows now (the UI says; without a screen, nothing): read more often than the rest. */
@@ -51,6 +54,8 @@ function everyMs(cadence: Cadence, intervals: RefreshIntervals): number {
       return intervals.rareMs;
     case 'rarest':
       return intervals.rareMs * 12;
+    case 'paced':
+      return intervals.pacedMs;
   }
 }
 
@@ -62,22 +67,30 @@ function backgroundReads(state: AppState): Array<{ slot: Slot; every: Cadence }>
   });
 }
 
+export interface PlanEntry {
+  slot: Slot;
+  everyMs: number;
+  /** Read `everyMs` after the last paced read (of any slot), not after its own (the `paced` cadence). */
+  paced?: boolean;
+}
+
 /** Every slot worth refreshing now, each with how often. Visible ones first. */
 export function plan(
   state: AppState,
   intervals: RefreshIntervals,
   visibleSlots: VisibleSlots = NOTHING_VISIBLE,
-): Array<{ slot: Slot; everyMs: number }> {
-  const entries: Array<{ slot: Slot; everyMs: number }> = [];
+): PlanEntry[] {
+  const entries: PlanEntry[] = [];
   const seen = new Set<string>();
-  const add = (slot: Slot, everyMs: number) => {
-    const key = slotKey(slot);
+  const add = (entry: PlanEntry) => {
+    const key = slotKey(entry.slot);
     if (seen.has(key)) return;
     seen.add(key);
-    entries.push({ slot, everyMs });
+    entries.push(entry);
   };
-  for (const slot of visibleSlots(state)) add(slot, intervals.visibleMs);
-  for (const { slot, every } of backgroundReads(state)) add(slot, everyMs(every, intervals));
+  for (const slot of visibleSlots(state)) add({ slot, everyMs: intervals.visibleMs });
+  for (const { slot, every } of backgroundReads(state))
+    add({ slot, everyMs: everyMs(every, intervals), ...(every === 'paced' ? { paced: true } : {}) });
   return entries;
 }
 

@@ -216,8 +216,11 @@ export interface Notice {
 /** Notices kept in the message log (the oldest go first). */
 export const LOG_LIMIT = 500;
 
-/** How the inbox's leads are ordered: as the service lists them (newest first), or same-day leads first. */
-export const INBOX_ORDERS = ['newest', 'same-day'] as const;
+/**
+ * How the inbox's leads are ordered: as the service lists them (newest first), same-day leads first, or the
+ * oldest first (the callbacks waiting longest at the top).
+ */
+export const INBOX_ORDERS = ['newest', 'same-day', 'oldest'] as const;
 export type InboxOrder = (typeof INBOX_ORDERS)[number];
 /** How reviews are ordered: newest first, unreplied first, or the lowest rating first. */
 export const REVIEW_ORDERS = ['newest', 'unreplied', 'rating'] as const;

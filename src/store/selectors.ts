@@ -49,11 +49,22 @@ export function inboxRows(state: AppState): InboxLead[] {
   const shown = query
     ? leads.filter((lead) => matches(query, lead.contact_name, lead.caller_phone, lead.job_type))
     : leads;
-  if (state.inboxOrder !== 'same-day') return shown;
-  // Stable: within each group, the service's order (newest first).
-  const sameDay = (lead: InboxLead) => (String(lead.urgency) === 'same_day' ? 0 : 1);
-  return [...shown].sort((a, b) => sameDay(a) - sameDay(b));
+  switch (state.inboxOrder) {
+    case 'same-day': {
+      // Stable: within each group, the service's order (newest first).
+      const sameDay = (lead: InboxLead) => (String(lead.urgency) === 'same_day' ? 0 : 1);
+      return [...shown].sort((a, b) => sameDay(a) - sameDay(b));
+    }
+    case 'oldest':
+      // By the time the lead came (the missed call, for a callback); a time the service garbled goes last,
+      // and leads of the same time keep the reverse of the service's order.
+      return [...shown].reverse().sort((a, b) => oldestFirstKey(a) - oldestFirstKey(b));
+    default:
+      return shown;
+  }
 }
+
+const oldestFirstKey = (lead: InboxLead) => Date.parse(lead.created_at) || Number.MAX_SAFE_INTEGER;
 
 export function reviewRows(state: AppState): Review[] {
   const reviews = state.reviews.data?.items ?? [];
@@ -314,17 +325,81 @@ export function leadOfPreview(
   state: Pick<AppState, 'leads'>,
   preview: { occurred_at: string; body_preview: string },
 ): LeadDetail | undefined {
-  const shown = preview.body_preview.replace(/…$/, '');
   for (const lead of Object.values(state.leads)) {
-    const found = lead.data?.messages.some(
-      (message) =>
-        String(message.direction) === 'inbound' &&
-        message.occurred_at === preview.occurred_at &&
-        message.body.startsWith(shown),
-    );
-    if (found && lead.data) return lead.data;
+    if (lead.data && messageOfPreview(lead.data, preview)) return lead.data;
   }
   return undefined;
+}
+
+/** How many of the latest inbound texts the Inbox shows (and the inbox matches to their leads). */
+export const INBOUND_SHOWN = 3;
+
+/** The text of a thread a preview is (a preview has no id: matched by its time and the start of its text). */
+export function messageOfPreview(
+  detail: LeadDetail,
+  preview: { occurred_at: string; body_preview: string },
+): Message | undefined {
+  const shown = preview.body_preview.replace(/…$/, '');
+  return detail.messages.find(
+    (message) =>
+      String(message.direction) === 'inbound' &&
+      message.occurred_at === preview.occurred_at &&
+      message.body.startsWith(shown),
+  );
+}
+
+/**
+ * Who sent a latest inbound text, as far as the threads read say: its lead; or not matched yet (some open
+ * lead's thread, not read since the text came, may hold it); or none of the open leads' threads holds it.
+ */
+export type PreviewSender =
+  | { kind: 'matched'; lead: LeadDetail; message: Message }
+  | { kind: 'not-matched-yet' }
+  | { kind: 'no-open-lead' };
+
+/**
+ * A thread copy says whether it holds a text when it was read after the text came. The text's time is the
+ * service's clock and the copy's the inbox's: a service clock ahead of this box's only delays the answer (the
+ * thread is read again, paced), one behind may leave a text unmatched until its thread is read again.
+ */
+const readSince = (state: Pick<AppState, 'leads'>, leadId: string, occurredAt: string) => {
+  const copy = state.leads[leadId];
+  if (!copy || copy.loading) return copy?.loading ?? false;
+  const at = Math.max(copy.updatedAt ?? 0, copy.error?.at ?? 0);
+  return at >= (Date.parse(occurredAt) || 0);
+};
+
+const previewsShown = (state: Pick<AppState, 'inbox'>) =>
+  (state.inbox.open.data?.latest_inbound ?? []).slice(0, INBOUND_SHOWN);
+
+const openLeadIds = (state: Pick<AppState, 'inbox'>) =>
+  (state.inbox.open.data?.open_leads ?? []).map((lead) => lead.id);
+
+export function previewSender(
+  state: Pick<AppState, 'leads' | 'inbox'>,
+  preview: { occurred_at: string; body_preview: string },
+): PreviewSender {
+  for (const lead of Object.values(state.leads)) {
+    const message = lead.data ? messageOfPreview(lead.data, preview) : undefined;
+    if (message && lead.data) return { kind: 'matched', lead: lead.data, message };
+  }
+  const unread = openLeadIds(state).some((id) => !readSince(state, id, preview.occurred_at));
+  return unread ? { kind: 'not-matched-yet' } : { kind: 'no-open-lead' };
+}
+
+/**
+ * The threads to read to match the latest inbound texts shown to their leads: the open leads not read since
+ * an unmatched text came, newest first (the service lists the newest first). Empty once every text shown is
+ * matched, or every open lead's thread was read after it.
+ */
+export function leadsToMatchInbound(state: Pick<AppState, 'leads' | 'inbox'>): string[] {
+  const unmatched = previewsShown(state).filter(
+    (preview) => previewSender(state, preview).kind !== 'matched',
+  );
+  if (unmatched.length === 0) return [];
+  return openLeadIds(state).filter((id) =>
+    unmatched.some((preview) => !readSince(state, id, preview.occurred_at)),
+  );
 }
 
 /** A lead of this contact: a thread already read, else a listed lead from the same phone number. */

@@ -194,6 +194,32 @@ describe('the inbox in a real terminal', () => {
     expectTerminalRestored(t);
   });
 
+  it('80×24: a scrolled list marks the rows out of sight above and below, inside its box', async () => {
+    const t = openViaShell(['--demo'], { cols: 80, rows: 24 });
+    await waitForInbox(t);
+    await t.waitFor(() => leadRows(t).length > 1, 'leads in the list');
+    const bottomBorder = () => t.lines().findLastIndex((line) => line.startsWith('└'));
+    const box = bottomBorder();
+    await t.waitForText(/│ ▼ \d+ below +│/);
+    const below = Number(/▼ (\d+) below/.exec(t.screenText())?.[1]);
+    expect(t.screenText()).not.toMatch(/▲ \d+ above/);
+
+    t.send('G');
+    await t.waitForText(/│ ▲ \d+ above +│/);
+    expect(t.screenText()).not.toMatch(/▼ \d+ below/);
+    expect(Number(/▲ (\d+) above/.exec(t.screenText())?.[1])).toBe(below);
+    expect(bottomBorder()).toBe(box);
+    expectWithinWidth(t);
+
+    t.send('k'.repeat(Math.ceil(leadRows(t).length / 2) + 1));
+    await t.waitForText(/│ ▲ \d+ above +│[\s\S]*│ ▼ \d+ below +│/);
+    expect(bottomBorder()).toBe(box);
+    expectWithinWidth(t);
+    t.send('q');
+    const { stty } = await cliExit(t, 0);
+    expectCookedMode(stty);
+  });
+
   it('with CI=true in the shell (Ink would draw nothing until exit): the inbox still draws and quits cleanly', async () => {
     const t = openViaShell(
       ['--demo'],

@@ -15,6 +15,7 @@ import { PROTOCOL_VERSION } from '../../src/hub/protocol.js';
 import { slotKey } from '../../src/poller/reads.js';
 import { createSession, type Session } from '../../src/session/create-session.js';
 import { type ShareOptions, type Sharer, shareSession } from '../../src/session/share-session.js';
+import { INBOUND_SHOWN, previewSender } from '../../src/store/selectors.js';
 import { startSim, type TestSim } from '../support/sim.js';
 import { until } from '../support/until.js';
 
@@ -154,6 +155,37 @@ describe('the hub of a box', () => {
     await new Promise((resolve) => setTimeout(resolve, 4_500));
     const single = (await alone.requests()).length;
     expect(shared).toBeLessThanOrEqual(Math.ceil(single * 1.25));
+  }, 20_000);
+});
+
+describe('matching the latest inbound texts to their leads', () => {
+  it("two terminals of one hub read each open lead's thread at most once between them, and stop once every text is matched", async () => {
+    const test = await startSim();
+    const place = await runtimeDir();
+    const intervals = {
+      visibleMs: 60_000,
+      headerMs: 60_000,
+      backgroundMs: 60_000,
+      rareMs: 300_000,
+      pacedMs: 50,
+    };
+    const a = await terminal(test, place, { intervals });
+    const b = await terminal(test, place, { intervals });
+    expect([a.sharing.role, b.sharing.role].sort()).toEqual(['client', 'hub']);
+    const matched = (session: Session) => {
+      const state = session.store.getState();
+      const shown = (state.inbox.open.data?.latest_inbound ?? []).slice(0, INBOUND_SHOWN);
+      return shown.length > 0 && shown.every((preview) => previewSender(state, preview).kind === 'matched');
+    };
+    await until(() => (matched(a.session) && matched(b.session) ? true : undefined), 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const reads = (await test.requests())
+      .filter((request) => request.method === 'GET' && request.path.startsWith('/v1/leads/'))
+      .map((request) => request.path);
+    expect(reads.length).toBeGreaterThan(0);
+    expect(new Set(reads).size).toBe(reads.length);
+    const open = a.session.store.getState().inbox.open.data?.open_leads.length ?? 0;
+    expect(reads.length).toBeLessThanOrEqual(open);
   }, 20_000);
 });
 

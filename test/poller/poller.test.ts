@@ -14,9 +14,22 @@ import type { AppState } from '../../src/store/app-store.js';
 import { callbackCount } from '../../src/store/counts.js';
 import { startSim, type TestSim } from '../support/sim.js';
 
-const FAST: RefreshIntervals = { visibleMs: 100, headerMs: 200, backgroundMs: 2_000, rareMs: 5_000 };
+const FAST: RefreshIntervals = {
+  visibleMs: 100,
+  headerMs: 200,
+  backgroundMs: 2_000,
+  rareMs: 5_000,
+  // The threads read to match the latest inbound texts are tested in test/poller/inbound-senders.test.ts.
+  pacedMs: 60_000,
+};
 /** Nothing is due again within a test's time once everything was read once. */
-const SLOW: RefreshIntervals = { visibleMs: 60_000, headerMs: 60_000, backgroundMs: 60_000, rareMs: 60_000 };
+const SLOW: RefreshIntervals = {
+  visibleMs: 60_000,
+  headerMs: 60_000,
+  backgroundMs: 60_000,
+  rareMs: 60_000,
+  pacedMs: 60_000,
+};
 
 /** Every slot of the default screen (inbox focused, 80 columns): each read once on start. */
 /** Everything the plan holds: me, today, billing, texting, both inbox lists, contacts, reviews, pending actions, the API spec. */

@@ -86,7 +86,7 @@ describe('slotKey', () => {
 });
 
 describe('the refresh plan', () => {
-  const intervals: RefreshIntervals = { visibleMs: 1, headerMs: 2, backgroundMs: 3, rareMs: 4 };
+  const intervals: RefreshIntervals = { visibleMs: 1, headerMs: 2, backgroundMs: 3, rareMs: 4, pacedMs: 5 };
 
   it('holds what is on screen (often) and every read that is kept fresh without a screen, once each', () => {
     fc.assert(

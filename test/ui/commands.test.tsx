@@ -83,8 +83,9 @@ function watchReads(tui: TestTui): ReadonlySet<string> {
 const untilQuiet = (tui: TestTui, read: ReadonlySet<string>) =>
   tui.waitFor(
     (_frame, state) =>
-      plan(state, { ...DEFAULT_INTERVALS, ...QUIET }, visibleReads).every(({ slot }) =>
-        read.has(slotKey(slot)),
+      // A paced read (a thread read to match an inbound text) waits QUIET's interval: not one of them.
+      plan(state, { ...DEFAULT_INTERVALS, ...QUIET }, visibleReads).every(
+        ({ slot, paced }) => paced || read.has(slotKey(slot)),
       ) && !reading(state),
   );
 

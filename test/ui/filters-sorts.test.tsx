@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { inboxRows, reviewRows, selectedLead, selectedReview } from '../../src/store/selectors.js';
 import { oneLine } from '../../src/ui-kit/format.js';
+import { startSim } from '../support/sim.js';
 import { KEYS, startTui } from '../support/tui.js';
 import { startupLoaded } from '../support/write-flows.js';
 import { firstLoad, plain, QUIET } from './nav-pane-helpers.js';
@@ -69,6 +70,53 @@ describe('orders and quick filters', () => {
     const rows = inboxRows(tui.state());
     expect(rows.slice(0, sameDay.length).map((lead) => lead.id)).toEqual(sameDay.map((lead) => lead.id));
     expect(selectedLead(tui.state())?.id).toBe(onLead?.id);
+  });
+
+  it('inbox: o again orders the callbacks oldest first, keeping the highlighted lead; a new missed call goes last', async () => {
+    const s = await startSim();
+    const tui = await startTui({ sim: s, columns: 120, rows: 40, intervals: QUIET });
+    await firstLoad(tui, startupLoaded);
+    await tui.press('f');
+    await tui.waitFor(
+      (frame, state) => state.inbox.callbacks.data !== undefined && plain(frame).includes('missed calls'),
+    );
+    const listed = tui.state().inbox.callbacks.data?.open_leads ?? [];
+    expect(listed.length).toBeGreaterThan(2);
+    const times = listed.map((lead) => Date.parse(lead.created_at));
+    // The service lists the newest first: the oldest is its last.
+    expect(times[0]).toBeGreaterThan(times.at(-1) ?? 0);
+    await tui.press('j');
+    const onLead = selectedLead(tui.state());
+
+    await tui.press('o', 'o');
+    const frame = plain(await tui.waitFor('· oldest first'));
+    let rows = inboxRows(tui.state());
+    const shownTimes = rows.map((lead) => Date.parse(lead.created_at));
+    expect(shownTimes).toEqual([...shownTimes].sort((a, b) => a - b));
+    expect(rows.map((lead) => lead.id).sort()).toEqual(listed.map((lead) => lead.id).sort());
+    expect(selectedLead(tui.state())?.id).toBe(onLead?.id);
+    // The first row on screen is the caller who has waited longest.
+    const firstRow = frame.split('\n').find((line) => /\+\d{11}/.test(line) && !line.includes('—')) ?? '';
+    expect(firstRow).toContain(listed.at(-1)?.caller_phone);
+    expect(tui.state().log.at(-1)?.text).toBe('Inbox: oldest first.');
+
+    // A call missed now waits least: it joins at the end, and the order holds.
+    s.sim.inject('missed_call');
+    await tui.press('r');
+    await tui.waitFor(
+      (_, state) => (state.inbox.callbacks.data?.open_leads.length ?? 0) === listed.length + 1,
+    );
+    rows = inboxRows(tui.state());
+    const newest = tui.state().inbox.callbacks.data?.open_leads[0];
+    expect(rows.at(-1)?.id).toBe(newest?.id);
+    expect(selectedLead(tui.state())?.id).toBe(onLead?.id);
+
+    // And once more: the service's order again.
+    await tui.press('o');
+    await tui.waitFor((frame) => !plain(frame).includes('· oldest first'));
+    expect(inboxRows(tui.state()).map((lead) => lead.id)).toEqual(
+      tui.state().inbox.callbacks.data?.open_leads.map((lead) => lead.id),
+    );
   });
 
   it('a phone filter matches the digits whatever the formatting', async () => {

@@ -17,6 +17,7 @@ export const QUIET: NonNullable<TuiOptions['intervals']> = {
   headerMs: 600_000,
   backgroundMs: 600_000,
   rareMs: 600_000,
+  pacedMs: 600_000,
 };
 
 export const plain = (frame: string) => stripAnsi(frame);

@@ -1,15 +1,23 @@
 /**
- * Screens that lead to the next step: an inbound text names its sender and
- * opens its lead's thread (or says the lead is not loaded); enter on a
+ * Screens that lead to the next step: an inbound text names its sender (its
+ * lead found by reading the open leads' threads) and opens that thread at it; enter on a
  * contact opens the contact's lead thread (or says there is none); Today's
  * pending actions open in Actions.
  */
 import { describe, expect, it } from 'vitest';
-import { threadLeadId } from '../../src/store/selectors.js';
+import type { AppState } from '../../src/store/app-store.js';
+import {
+  INBOUND_SHOWN,
+  leadsToMatchInbound,
+  previewSender,
+  threadLeadId,
+  threadList,
+} from '../../src/store/selectors.js';
 import { oneLine } from '../../src/ui-kit/format.js';
+import { startSim } from '../support/sim.js';
 import { KEYS, startTui } from '../support/tui.js';
-import { selectLeadByPhone, startupLoaded } from '../support/write-flows.js';
-import { firstLoad, lines, plain, QUIET } from './nav-pane-helpers.js';
+import { faultOnNext, startupLoaded } from '../support/write-flows.js';
+import { firstLoad, lines, plain, QUIET, selectedRow } from './nav-pane-helpers.js';
 
 const previewLines = (frame: string) => {
   const all = lines(frame);
@@ -18,41 +26,95 @@ const previewLines = (frame: string) => {
 };
 
 describe('screens that lead to the next step', () => {
-  it('an inbound text names its sender once its lead is loaded, and i opens that thread', async () => {
-    const tui = await startTui({ columns: 120, rows: 40, intervals: QUIET });
+  it("the latest inbound texts are matched to their leads by reading the open leads' threads, newest first, each once; i opens the thread at that text", async () => {
+    const s = await startSim();
+    // The threads are read 50 ms apart; nothing else is read again on its own.
+    const tui = await startTui({ sim: s, columns: 120, rows: 40, intervals: { ...QUIET, pacedMs: 50 } });
     await firstLoad(tui, startupLoaded);
-    const shop = tui.s.sim.shops.main;
-    // The lead the text comes from is one whose thread is not read yet.
-    const listed = tui.state().inbox.open.data?.open_leads ?? [];
-    let from: (typeof shop.leads)[number] | undefined;
-    for (let i = 0; i < 30 && !from; i++) {
-      const before = new Map(shop.leads.map((lead) => [lead.id, lead.messages.length]));
-      if (tui.s.sim.inject('inbound_text') === null) break;
-      const got = shop.leads.find((lead) => lead.messages.length !== before.get(lead.id));
-      if (got && !tui.state().leads[got.id] && listed.some((row) => row.id === got.id)) from = got;
+    const allMatched = (state: AppState) => {
+      const shown = (state.inbox.open.data?.latest_inbound ?? []).slice(0, INBOUND_SHOWN);
+      return shown.length > 0 && shown.every((preview) => previewSender(state, preview).kind === 'matched');
+    };
+    await tui.waitFor((_f, state) => allMatched(state) && leadsToMatchInbound(state).length === 0, 10_000);
+    const leadReads = async () =>
+      (await tui.s.requests())
+        .filter((request) => request.method === 'GET' && request.path.startsWith('/v1/leads/'))
+        .map((request) => request.path.slice('/v1/leads/'.length));
+    const firstReads = await leadReads();
+    // No thread read twice, and no more than the open leads.
+    expect(new Set(firstReads).size).toBe(firstReads.length);
+    const listed = (tui.state().inbox.open.data?.open_leads ?? []).map((lead) => lead.id);
+    expect(firstReads.length).toBeLessThanOrEqual(listed.length);
+    for (const [index, preview] of (tui.state().inbox.open.data?.latest_inbound ?? [])
+      .slice(0, INBOUND_SHOWN)
+      .entries()) {
+      const sender = previewSender(tui.state(), preview);
+      if (sender.kind !== 'matched') throw new Error('not matched');
+      expect(previewLines(plain(tui.frame()))[index]).toContain(
+        `${oneLine(sender.lead.contact.name)} (${sender.lead.contact.phone}): `,
+      );
     }
-    if (!from) throw new Error('no inbound text to a listed, unread lead');
-    const contact = shop.contacts.find((candidate) => candidate.id === from?.contactId);
-    if (!contact) throw new Error('no contact');
-    await tui.press('R');
-    const body = from.messages.at(-1)?.body ?? '';
-    let frame = plain(
-      await tui.waitFor((f) => (previewLines(plain(f))[0] ?? '').includes(body.slice(0, 15))),
-    );
-    expect(previewLines(frame)[0]).toContain('lead not loaded:');
-    await tui.press('i');
-    expect(tui.state().notice?.text).toMatch(/lead is not loaded/);
-    expect(tui.state().focus).toBe('inbox');
+    // Matched: nothing more is read.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await leadReads()).toEqual(firstReads);
 
-    // Its thread read (the lead selected beside it): the preview names the sender; i opens it.
-    await selectLeadByPhone(tui, contact.phone);
-    frame = plain(
-      await tui.waitFor((f) => (previewLines(plain(f))[0] ?? '').includes(`${oneLine(contact.name)}:`)),
+    // A text arrives from a listed lead well down the list: its thread, read before, is stale.
+    const shop = s.sim.shops.main;
+    const target = listed.at(Math.min(5, listed.length - 1));
+    const lead = shop.leads.find((candidate) => candidate.id === target);
+    const contact = shop.contacts.find((candidate) => candidate.id === lead?.contactId);
+    if (!lead || !contact) throw new Error('no lead');
+    s.sim.receiveText(lead.id, 'Is the tech still coming today?');
+    // The first thread read for it is held: meanwhile the text is shown, not matched yet, and i says why.
+    let release = () => {};
+    faultOnNext(s.sim, (request) => request.path.startsWith('/v1/leads/'), {
+      kind: 'hold',
+      until: new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    });
+    await tui.press('r');
+    const waiting = plain(
+      await tui.waitFor((f) => (previewLines(plain(f))[0] ?? '').includes('Is the tech still coming')),
     );
-    await tui.press(KEYS.escape, 'i');
+    expect(previewLines(waiting)[0]).toContain('not matched yet: Is the tech still coming today?');
+    await tui.press('i');
+    expect(tui.state().notice?.text).toMatch(/not matched to its lead yet/);
+    expect(tui.state().focus).toBe('inbox');
+    release();
+
+    await tui.waitFor((f) =>
+      (previewLines(plain(f))[0] ?? '').includes(`${oneLine(contact.name)} (${contact.phone}): Is the tech`),
+    );
+    // Read for it: the open leads from the newest down to its own, each once, and then nothing more.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const forIt = (await leadReads()).slice(firstReads.length);
+    expect(forIt).toEqual(listed.slice(0, listed.indexOf(lead.id) + 1));
+
+    // Staff answered on the dashboard meanwhile: the text is no longer the thread's last, which i reads again.
+    lead.messages.push({
+      id: 'msg_reply_dashboard',
+      direction: 'outbound',
+      body: 'Yes, at 3.',
+      occurredAt: Date.now(),
+    });
+    await tui.press('i');
     expect(tui.state().focus).toBe('thread');
-    expect(threadLeadId(tui.state())).toBe(from.id);
-    await tui.waitFor(`Thread — ${oneLine(contact.name)}`);
+    expect(threadLeadId(tui.state())).toBe(lead.id);
+    await tui.waitFor((_f, state) =>
+      Boolean(state.leads[lead.id]?.data?.messages.some((message) => message.id === 'msg_reply_dashboard')),
+    );
+    // At that text: the thread's selection is on it, not on the newest.
+    const entries = threadList(tui.state()).rows;
+    const selected = entries[selectedRow(tui.state(), 'thread')];
+    expect(selected?.kind === 'message' ? selected.message.body : undefined).toBe(
+      'Is the tech still coming today?',
+    );
+    await tui.waitFor((f) =>
+      plain(f)
+        .split('\n')
+        .some((line) => line.includes('Thread — ') && line.includes(`(${contact.phone})`)),
+    );
   });
 
   it("enter on a contact opens their lead's thread, or says there is none", async () => {

@@ -333,7 +333,7 @@ describe('a thread opened from Contacts, or from an inbound text', () => {
     // Its thread read (highlighted beside the inbox), so the preview names its sender.
     await selectLeadByPhone(tui, lead.caller_phone);
     await tui.press(KEYS.escape);
-    await tui.waitFor(`${oneLine(lead.contact_name)}: Is 3pm still ok?`);
+    await tui.waitFor(`${oneLine(lead.contact_name)} (${lead.caller_phone}): Is 3pm still ok?`);
 
     // Listed in the Inbox as shown: i highlights it there, and the thread beside is it.
     await tui.press('g', 'i');
