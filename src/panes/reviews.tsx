@@ -5,7 +5,7 @@
 import { Box } from 'ink';
 import { memo } from 'react';
 import type { Review } from '../contract/resources.js';
-import { type AppState, type DraftedReply, REVIEW_ORDERS, type ReviewOrder } from '../store/app-store.js';
+import { type AppState, REVIEW_ORDERS, type ReviewOrder } from '../store/app-store.js';
 import { listCount } from '../store/counts.js';
 import { reviewList, searchText, selectedReview } from '../store/selectors.js';
 import { useAppState, useTheme } from '../ui-kit/app-context.js';
@@ -15,16 +15,12 @@ import { frameContentRows, PaneFrame } from '../ui-kit/components/pane-frame.js'
 import { SearchLine } from '../ui-kit/components/search-line.js';
 import { Text } from '../ui-kit/components/text.js';
 import { block, day, oneLine, stars } from '../ui-kit/format.js';
-import { approvePrompt } from './actions.js';
+import { approvePrompt, draftedReplyOf } from './approval-question.js';
 import { filterCommands } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
 const DETAIL_ROWS = 8;
-
-/** The pending action holding the reply drafted here for this review, if this inbox saw it made. */
-export const draftedReplyOf = (state: AppState, reviewId: string): DraftedReply | undefined =>
-  Object.values(state.draftedReplies).find((drafted) => drafted.reviewId === reviewId);
 
 /** Why `a` cannot approve this review's draft now, or true. */
 function approvable(state: AppState, reviewId: string): true | string {
@@ -240,7 +236,7 @@ export const reviewsPane: PaneDescriptor = {
           kind: 'review_reply',
           generated_at: new Date(drafted.at).toISOString(),
         };
-        context.ui.ask(approvePrompt(action, drafted), context.input.batch);
+        context.ui.ask(approvePrompt(state, action, context.ui.now()), context.input.batch);
       },
     },
     {

@@ -18,6 +18,7 @@ import { FatalScreen } from './components/fatal-screen.js';
 import { Header } from './components/header.js';
 import { StatusBar } from './components/status-bar.js';
 import { Tabs } from './components/tabs.js';
+import { ApprovalOverlay } from './overlays/approval-overlay.js';
 import { HelpOverlay } from './overlays/help-overlay.js';
 import { LogOverlay } from './overlays/log-overlay.js';
 import { Palette } from './overlays/palette.js';
@@ -87,6 +88,7 @@ export function App() {
     help: state.helpOpen,
     log: state.logOpen,
     palette: state.palette !== undefined,
+    approval: state.prompt?.kind === 'confirm-approve' ? state.prompt : undefined,
     templates: state.templatePicker !== undefined && state.composer !== undefined,
     fatal: state.fatal,
     wallboard: state.view === 'wallboard',
@@ -117,7 +119,9 @@ export function App() {
     <Box flexDirection="column" height={frameRows} overflow="hidden">
       <Header />
       <Tabs />
-      {layout.palette ? (
+      {layout.approval ? (
+        <ApprovalOverlay height={bodyRows} prompt={layout.approval} />
+      ) : layout.palette ? (
         <Palette height={bodyRows} />
       ) : layout.templates ? (
         <TemplatePicker height={bodyRows} />

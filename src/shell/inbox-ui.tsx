@@ -96,7 +96,7 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
         deliver: (target, body) => session.sender.deliver(target, body),
       }),
       ...(options.editText ? { editText: options.editText } : {}),
-      approve: (actionId) => void session.approve(actionId),
+      approve: (actionId, label) => void session.approve(actionId, label),
       draft: (reviewId) => void session.draft(reviewId),
       quit: options.quit,
       ...(options.terminal ? { terminal: options.terminal } : {}),

@@ -138,11 +138,30 @@ export interface WaitingComposer {
   failed?: string;
 }
 
+/** One paragraph of what an approval question knows: a label ("Review") and its text, wrapped on screen. */
+export interface ApprovalFact {
+  label: string;
+  text: string;
+  /** How it is shown: a plain fact, what approving would publish, or what the inbox cannot tell. */
+  tone?: 'publishes' | 'unknown';
+}
+
+/**
+ * y/n on approving an action, with everything the inbox knows of it when asked (its kind, id and time, the
+ * fields the service sent, the review and the reply when a draft made here is bound to it), shown whole in a
+ * box the question scrolls (`scroll`: rows scrolled past).
+ */
+export interface ConfirmApprove {
+  kind: 'confirm-approve';
+  actionId: string;
+  /** "review reply act_12": the action named in the question, the log and the answer. */
+  label: string;
+  facts: readonly ApprovalFact[];
+  scroll: number;
+}
+
 /** Every question is bound to its record when it is asked, never to what is selected when y arrives. */
-export type Prompt =
-  | ConfirmSend
-  | { kind: 'confirm-approve'; actionId: string; label: string; concerns: string }
-  | { kind: 'confirm-quit'; unsent: number };
+export type Prompt = ConfirmSend | ConfirmApprove | { kind: 'confirm-quit'; unsent: number };
 
 /** The command palette (: or ctrl-p): the query typed and the highlighted match. */
 export interface PaletteState {

@@ -2,8 +2,12 @@
  * Commands of what covers the panes: a question (y/n; enter never answers
  * yes), the help, the palette, and the full-screen stop of a refused key.
  */
-import type { Command } from '../../ui-kit/commands/command.js';
+import type { Command, CommandContext } from '../../ui-kit/commands/command.js';
 import { paletteItems } from './palette-items.js';
+
+/** Only the approval question has details to scroll. */
+const approvalAsked = (context: CommandContext): true | string =>
+  context.state().prompt?.kind === 'confirm-approve' ? true : 'only the approval question scrolls';
 
 export const PROMPT_COMMANDS: readonly Command[] = [
   {
@@ -23,6 +27,29 @@ export const PROMPT_COMMANDS: readonly Command[] = [
     hint: 'no',
     inPalette: false,
     run: (context) => context.ui.answer(false),
+  },
+  {
+    id: 'prompt.down',
+    mode: 'prompt',
+    keys: ['j', 'down'],
+    label: "scroll the approval question's details",
+    helpRow: { id: 'prompt.scroll', label: "scroll the approval question's details" },
+    hint: 'scroll',
+    inPalette: false,
+    silentWhenOff: true,
+    when: (context) => approvalAsked(context),
+    run: (context) => context.ui.scrollQuestion(1),
+  },
+  {
+    id: 'prompt.up',
+    mode: 'prompt',
+    keys: ['k', 'up'],
+    label: "scroll the approval question's details back",
+    helpRow: { id: 'prompt.scroll', label: "scroll the approval question's details" },
+    inPalette: false,
+    silentWhenOff: true,
+    when: (context) => approvalAsked(context),
+    run: (context) => context.ui.scrollQuestion(-1),
   },
 ];
 
