@@ -95,6 +95,9 @@ function ReviewDetail({ review }: { review: Review | undefined }) {
   const decision = useAppState((state) => (drafted ? state.decisions[drafted.actionId]?.state : undefined));
   const readOnly = useAppState((state) => state.readOnly);
   if (!review) return null;
+  // Once its action is approved here, or the review has a reply, the draft is no longer a draft.
+  const published: 'here' | 'elsewhere' | undefined =
+    decision === 'done' ? 'here' : review.replied_at ? 'elsewhere' : undefined;
   return (
     <Box
       flexDirection="column"
@@ -117,7 +120,20 @@ function ReviewDetail({ review }: { review: Review | undefined }) {
         <Text wrap="wrap">{block(review.review_text)}</Text>
       </Box>
       {draft?.state === 'drafting' ? <Text color={theme.accent}>drafting a reply…</Text> : null}
-      {draft?.draft ? (
+      {draft?.draft && published ? (
+        <Box flexDirection="column" flexShrink={0}>
+          <Text color={theme.success} bold wrap="truncate-end">
+            {published === 'here'
+              ? `REPLY — published${review.replied_at ? ` ${day(review.replied_at)}` : ''} (approved here: action ${oneLine(drafted?.actionId)})`
+              : `A reply was published ${day(review.replied_at)}; the draft made here was not approved here and may not be it`}
+          </Text>
+          {published === 'here' ? (
+            <Box overflow="hidden" flexShrink={1}>
+              <Text wrap="wrap">{block(draft.draft.reply)}</Text>
+            </Box>
+          ) : null}
+        </Box>
+      ) : draft?.draft ? (
         <Box flexDirection="column" flexShrink={0}>
           <Text color={theme.special} bold wrap="truncate-end">
             DRAFT — not published{draft.draft.is_negative ? ' · flagged negative: read before using it' : ''}

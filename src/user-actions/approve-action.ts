@@ -6,10 +6,19 @@
  */
 import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
+import type { AppState } from '../store/app-store.js';
 import { failureOf } from '../poller/store-writes.js';
 import { sanitize } from '../text/sanitize.js';
 import { type ActionContext, enterReadOnlyFromServer, notify, pausedMessage } from './context.js';
 import { outcomeUnknown } from './outcome.js';
+
+/** Whether the action is a review reply, as far as the lists read or a draft made here tell. */
+function repliesToReview(state: AppState, actionId: string): boolean {
+  if (state.draftedReplies[actionId]) return true;
+  return Object.values(state.actions).some((list) =>
+    list.data?.items.some((action) => action.id === actionId && String(action.kind) === 'review_reply'),
+  );
+}
 
 /** Where the service lists the action now, read after an answer was lost. */
 async function listedStatus(
@@ -94,6 +103,8 @@ export async function approveAction(
       { kind: 'actions', status: 'published' },
       { kind: 'today' },
       { kind: 'me' },
+      // A published reply changes its review (replied_at): read it at once, not at the next turn.
+      ...(repliesToReview(store.getState(), actionId) ? [{ kind: 'reviews' as const }] : []),
     );
   }
 }

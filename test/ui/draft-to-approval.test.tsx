@@ -62,7 +62,7 @@ describe('a draft leads to its approval', () => {
       },
     ]);
     expect(shop.reviews.find((candidate) => candidate.id === review.id)?.repliedAt).not.toBeNull();
-    await tui.waitFor(`approved: action ${simAction.id}`);
+    await tui.waitFor(`(approved here: action ${simAction.id})`);
 
     // Actions, published: the action shows the reply text drafted here.
     await tui.press('4', 's');
