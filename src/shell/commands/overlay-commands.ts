@@ -117,7 +117,10 @@ export const PALETTE_COMMANDS: readonly Command[] = [
       const state = context.state();
       const chosen = paletteItems(state, context.keymap)[state.palette?.selected ?? 0];
       context.ui.closePalette();
-      if (chosen) context.runCommand(chosen.command);
+      if (!chosen) return;
+      // Another pane's command works there: go to it, then run it as its key would.
+      if (chosen.opens) context.ui.focusPane(chosen.opens);
+      context.runCommand(chosen.command);
     },
   },
   {
