@@ -6,8 +6,8 @@
  */
 import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
-import type { AppState } from '../store/app-store.js';
 import { failureOf } from '../poller/store-writes.js';
+import type { AppState } from '../store/app-store.js';
 import { sanitize } from '../text/sanitize.js';
 import { type ActionContext, enterReadOnlyFromServer, notify, pausedMessage } from './context.js';
 import { outcomeUnknown } from './outcome.js';

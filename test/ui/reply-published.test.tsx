@@ -30,7 +30,12 @@ describe('after a reply is published', () => {
     await tui.waitFor('? y/n');
     await tui.press('y');
     await new Promise((r) => setTimeout(r, 800));
-    console.log((await tui.s.requests()).map((r) => `${r.method} ${r.path}?${r.query}`).slice(-12).join('\n'));
+    console.log(
+      (await tui.s.requests())
+        .map((r) => `${r.method} ${r.path}?${r.query}`)
+        .slice(-12)
+        .join('\n'),
+    );
     await tui.waitFor(
       (_frame, state) => state.reviews.data?.items.find((item) => item.id === review.id)?.replied_at != null,
     );
