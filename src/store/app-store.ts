@@ -303,6 +303,8 @@ export interface AppState {
   helpScroll: number;
   palette?: PaletteState;
   notice?: Notice;
+  /** The list of editing keys (F1 in a text), over what is typed, and the rows scrolled past. */
+  editKeys?: { scroll: number };
   /** Every notice shown, oldest first, at most LOG_LIMIT: the message log (L) shows them whole. */
   log: readonly Notice[];
   logOpen: boolean;
@@ -479,6 +481,7 @@ export const STATE_FIELDS = {
   helpOpen: 'staff',
   helpScroll: 'staff',
   palette: 'staff',
+  editKeys: 'staff',
   notice: 'process',
   log: 'process',
   logOpen: 'staff',

@@ -105,6 +105,43 @@ export const HELP_COMMANDS: readonly Command[] = [
   },
 ];
 
+/** The list of editing keys over a text (F1): it scrolls and closes; what is typed waits underneath. */
+export const EDIT_KEYS_COMMANDS: readonly Command[] = [
+  {
+    id: 'editkeys.close',
+    mode: 'editkeys',
+    keys: ['f1', 'ctrl-_', 'esc', 'q'],
+    label: 'close the list, back to the text',
+    hint: 'close',
+    inPalette: false,
+    run: (context) => context.store.setState({ editKeys: undefined }),
+  },
+  {
+    id: 'editkeys.down',
+    mode: 'editkeys',
+    keys: ['j', 'down'],
+    label: 'scroll the list',
+    helpRow: { id: 'editkeys.scroll', label: 'scroll the list' },
+    inPalette: false,
+    run: (context) =>
+      context.store.setState((state) =>
+        state.editKeys ? { editKeys: { scroll: state.editKeys.scroll + 1 } } : {},
+      ),
+  },
+  {
+    id: 'editkeys.up',
+    mode: 'editkeys',
+    keys: ['k', 'up'],
+    label: 'scroll the list back',
+    helpRow: { id: 'editkeys.scroll', label: 'scroll the list' },
+    inPalette: false,
+    run: (context) =>
+      context.store.setState((state) =>
+        state.editKeys ? { editKeys: { scroll: Math.max(0, state.editKeys.scroll - 1) } } : {},
+      ),
+  },
+];
+
 export const PALETTE_COMMANDS: readonly Command[] = [
   {
     id: 'palette.run',

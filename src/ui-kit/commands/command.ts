@@ -19,6 +19,7 @@ export const MODES = [
   'prompt',
   'confirm',
   'help',
+  'editkeys',
   'log',
   'palette',
   'templates',
@@ -38,6 +39,7 @@ export type KeyContext =
   | 'prompt'
   | 'confirm'
   | 'help'
+  | 'editkeys'
   | 'log'
   | 'palette'
   | 'templates'
