@@ -49,7 +49,7 @@ function PromptText({ prompt }: { prompt: NonNullable<AppState['prompt']> }) {
     case 'confirm-approve':
       return (
         <Text color={theme.accent} bold wrap="truncate-end">
-          Approve {prompt.label}? y/n · what it does is above · n or esc: not approved
+          Approve {prompt.label}? y/n · what it does is above
         </Text>
       );
     case 'confirm-quit':
