@@ -40,6 +40,9 @@ export const INK_BUNDLE = {
   legalComments: 'none',
   logLevel: 'warning',
   plugins: [noDevtools],
+  // jsonc-parser's "main" is a UMD build whose require()s of its own files esbuild cannot follow; its ESM
+  // build ("module") bundles whole.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   banner: {
     js: [
       '#!/usr/bin/env node',

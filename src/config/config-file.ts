@@ -3,6 +3,7 @@
  * itself, only where a key file is, so it can be shown or shared safely.
  */
 import { isAbsolute } from 'node:path';
+import { type ParseError, type ParseErrorCode, parseTree } from 'jsonc-parser';
 import { z } from 'zod';
 import { readBoundedFile } from './bounded-file.js';
 import { ConfigError } from './config-error.js';
@@ -129,6 +130,41 @@ async function readConfigText(path: string): Promise<string | undefined> {
   return bytes.toString('utf8');
 }
 
+/**
+ * Where JSON.parse's refusal lies, as " at line 3, column 9: a property name was expected" (Node 20's
+ * messages give a position only for some mistakes, and never a line). jsonc-parser, told to accept plain
+ * JSON only, finds the first mistake; empty when it finds none.
+ */
+export function jsonMistake(text: string): string {
+  const errors: ParseError[] = [];
+  parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (!first) return '';
+  const before = text.slice(0, first.offset).split(/\r\n|\r|\n/);
+  const line = before.length;
+  const column = [...(before.at(-1) ?? '')].length + 1;
+  return ` at line ${line}, column ${column}: ${MISTAKES[first.error] ?? 'unexpected text'}`;
+}
+
+const MISTAKES: Partial<Record<ParseErrorCode, string>> = {
+  1: 'a symbol JSON does not allow',
+  2: 'a number with a mistake',
+  3: 'a property name was expected',
+  4: 'a value was expected',
+  5: 'a colon was expected',
+  6: 'a comma was expected',
+  7: 'a closing brace } was expected',
+  8: 'a closing bracket ] was expected',
+  9: 'more text after the end of the JSON',
+  10: 'a comment (JSON has none)',
+  11: 'a comment that does not end',
+  12: 'a string that does not end',
+  13: 'a number that does not end',
+  14: 'a \\u escape with a mistake',
+  15: 'an unknown escape in a string',
+  16: 'a character JSON does not allow in a string',
+};
+
 /** The config, or undefined when there is none yet; throws ConfigError when it is broken or unsafe. */
 export async function readConfig(env: NodeJS.ProcessEnv): Promise<ShopInboxConfig | undefined> {
   const path = configFilePath(env);
@@ -138,7 +174,9 @@ export async function readConfig(env: NodeJS.ProcessEnv): Promise<ShopInboxConfi
   try {
     json = JSON.parse(text);
   } catch {
-    throw new ConfigError(`${path} is not valid JSON; fix it, or delete it and run shop-inbox login again`);
+    throw new ConfigError(
+      `${path} is not valid JSON${jsonMistake(text)}; fix it, or delete it and run shop-inbox login again`,
+    );
   }
   const parsed = ConfigSchema.safeParse(json);
   if (!parsed.success) {

@@ -8,13 +8,7 @@
 import { Box } from 'ink';
 import { memo } from 'react';
 import type { Action } from '../contract/resources.js';
-import {
-  ACTION_FILTERS,
-  type AppState,
-  type DecisionState,
-  type DraftedReply,
-  type Prompt,
-} from '../store/app-store.js';
+import { ACTION_FILTERS, type AppState, type DecisionState } from '../store/app-store.js';
 import { listCount } from '../store/counts.js';
 import { actionList, selectedAction } from '../store/selectors.js';
 import { useAppState, useClockNow, useTheme } from '../ui-kit/app-context.js';
@@ -25,11 +19,11 @@ import { frameContentRows, PaneFrame } from '../ui-kit/components/pane-frame.js'
 import { Text } from '../ui-kit/components/text.js';
 import { age, block, dateTime, enumLabel, oneLine } from '../ui-kit/format.js';
 import type { ColourRole } from '../ui-kit/theme.js';
+import { approvePrompt, extraFields, fieldText } from './approval-question.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
 const DETAIL_ROWS = 6;
-const KNOWN_FIELDS = new Set(['id', 'kind', 'status', 'generated_at']);
 
 function decisionText(decision: DecisionState | undefined): { text: string; color: ColourRole } | undefined {
   if (!decision) return undefined;
@@ -84,36 +78,6 @@ const ActionRow = memo(function ActionRow({
   );
 });
 
-/** Fields the service sent beyond the reference's four: all there is to tell what an action concerns. */
-const extraFields = (action: Action) => Object.entries(action).filter(([key]) => !KNOWN_FIELDS.has(key));
-
-const fieldText = (value: unknown) => oneLine(typeof value === 'string' ? value : JSON.stringify(value));
-
-/** What the approval question says the action concerns. */
-export function actionConcerns(action: Action, drafted?: DraftedReply): string {
-  if (drafted)
-    return `publishes the reply drafted here to ${oneLine(drafted.reviewer)}: “${oneLine(drafted.reply).slice(0, 120)}”`;
-  const extra = extraFields(action);
-  if (extra.length === 0) return 'the API does not say what it concerns';
-  return extra
-    .map(([key, value]) => `${oneLine(key)}: ${fieldText(value)}`)
-    .join(' · ')
-    .slice(0, 200);
-}
-
-/** The y/n question that approves this action, bound to it (the same from Actions and from Reviews). */
-export function approvePrompt(
-  action: Pick<Action, 'id' | 'kind' | 'generated_at'>,
-  drafted?: DraftedReply,
-): Prompt {
-  return {
-    kind: 'confirm-approve',
-    actionId: action.id,
-    label: `${enumLabel(action.kind)} ${oneLine(action.id)}`,
-    concerns: `generated ${dateTime(action.generated_at)} · ${actionConcerns(action as Action, drafted)}`,
-  };
-}
-
 /** The first line of an action's detail: its kind, id, status and when it was generated. */
 function ActionHeadLine({ action }: { action: Action }) {
   return (
@@ -151,7 +115,7 @@ function ActionDetail({ action }: { action: Action | undefined }) {
       ) : (
         extra.map(([key, value]) => (
           <Text key={key} wrap="truncate-end">
-            {oneLine(key)}: {fieldText(value)}
+            {oneLine(key)}: {oneLine(fieldText(value))}
           </Text>
         ))
       )}
@@ -250,7 +214,7 @@ export const actionsPane: PaneDescriptor = {
         const state = context.state();
         const action = selectedAction(state);
         if (!action) return;
-        context.ui.ask(approvePrompt(action, state.draftedReplies[action.id]), context.input.batch);
+        context.ui.ask(approvePrompt(state, action, context.ui.now()), context.input.batch);
       },
     },
     {

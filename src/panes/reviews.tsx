@@ -5,7 +5,7 @@
 import { Box } from 'ink';
 import { memo } from 'react';
 import type { Review } from '../contract/resources.js';
-import { type AppState, type DraftedReply, REVIEW_ORDERS, type ReviewOrder } from '../store/app-store.js';
+import { type AppState, REVIEW_ORDERS, type ReviewOrder } from '../store/app-store.js';
 import { listCount } from '../store/counts.js';
 import { reviewList, searchText, selectedReview } from '../store/selectors.js';
 import { useAppState, useTheme } from '../ui-kit/app-context.js';
@@ -15,16 +15,12 @@ import { frameContentRows, PaneFrame } from '../ui-kit/components/pane-frame.js'
 import { SearchLine } from '../ui-kit/components/search-line.js';
 import { Text } from '../ui-kit/components/text.js';
 import { block, day, oneLine, stars } from '../ui-kit/format.js';
-import { approvePrompt } from './actions.js';
+import { approvePrompt, draftedReplyOf } from './approval-question.js';
 import { filterCommands } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
 const DETAIL_ROWS = 8;
-
-/** The pending action holding the reply drafted here for this review, if this inbox saw it made. */
-export const draftedReplyOf = (state: AppState, reviewId: string): DraftedReply | undefined =>
-  Object.values(state.draftedReplies).find((drafted) => drafted.reviewId === reviewId);
 
 /** Why `a` cannot approve this review's draft now, or true. */
 function approvable(state: AppState, reviewId: string): true | string {
@@ -99,6 +95,9 @@ function ReviewDetail({ review }: { review: Review | undefined }) {
   const decision = useAppState((state) => (drafted ? state.decisions[drafted.actionId]?.state : undefined));
   const readOnly = useAppState((state) => state.readOnly);
   if (!review) return null;
+  // Once its action is approved here, or the review has a reply, the draft is no longer a draft.
+  const published: 'here' | 'elsewhere' | undefined =
+    decision === 'done' ? 'here' : review.replied_at ? 'elsewhere' : undefined;
   return (
     <Box
       flexDirection="column"
@@ -121,7 +120,20 @@ function ReviewDetail({ review }: { review: Review | undefined }) {
         <Text wrap="wrap">{block(review.review_text)}</Text>
       </Box>
       {draft?.state === 'drafting' ? <Text color={theme.accent}>drafting a reply…</Text> : null}
-      {draft?.draft ? (
+      {draft?.draft && published ? (
+        <Box flexDirection="column" flexShrink={0}>
+          <Text color={theme.success} bold wrap="truncate-end">
+            {published === 'here'
+              ? `REPLY — published${review.replied_at ? ` ${day(review.replied_at)}` : ''} (approved here: action ${oneLine(drafted?.actionId)})`
+              : `A reply was published ${day(review.replied_at)}; the draft made here was not approved here and may not be it`}
+          </Text>
+          {published === 'here' ? (
+            <Box overflow="hidden" flexShrink={1}>
+              <Text wrap="wrap">{block(draft.draft.reply)}</Text>
+            </Box>
+          ) : null}
+        </Box>
+      ) : draft?.draft ? (
         <Box flexDirection="column" flexShrink={0}>
           <Text color={theme.special} bold wrap="truncate-end">
             DRAFT — not published{draft.draft.is_negative ? ' · flagged negative: read before using it' : ''}
@@ -240,7 +252,7 @@ export const reviewsPane: PaneDescriptor = {
           kind: 'review_reply',
           generated_at: new Date(drafted.at).toISOString(),
         };
-        context.ui.ask(approvePrompt(action, drafted), context.input.batch);
+        context.ui.ask(approvePrompt(state, action, context.ui.now()), context.input.batch);
       },
     },
     {

@@ -143,7 +143,7 @@ export interface Session {
   onShopSwitch(listener: (target: ShopTarget) => void): void;
   /** What the key may do, when the session learns it (SessionOptions.keyMode). */
   readonly keyMode: KeyModeTracker | undefined;
-  approve(actionId: string): Promise<void>;
+  approve(actionId: string, label?: string): Promise<void>;
   draft(reviewId: string): Promise<void>;
   /** The text with every key this session used replaced by "[redacted]" (crash reports). */
   redact(text: string): string;
@@ -436,7 +436,7 @@ export function createSession(options: SessionOptions): Session {
       shopListeners.push(listener);
     },
     keyMode,
-    approve: (actionId) => approveAction(context, actionId),
+    approve: (actionId, label) => approveAction(context, actionId, label),
     draft: (reviewId) => draftReply(context, reviewId),
     redact: redactAll,
     hub: {

@@ -13,11 +13,14 @@ import { useAppState, useServices } from '../ui-kit/app-context.js';
 import { Text } from '../ui-kit/components/text.js';
 import { WHEEL_ROWS } from '../ui-kit/mouse.js';
 import { useClickable } from '../ui-kit/use-clickable.js';
+import { contextOf } from './commands/dispatch.js';
 import { Composer, useComposerView } from './components/composer.js';
 import { FatalScreen } from './components/fatal-screen.js';
 import { Header } from './components/header.js';
 import { StatusBar } from './components/status-bar.js';
 import { Tabs } from './components/tabs.js';
+import { ApprovalOverlay } from './overlays/approval-overlay.js';
+import { EditKeysOverlay } from './overlays/edit-keys-overlay.js';
 import { HelpOverlay } from './overlays/help-overlay.js';
 import { LogOverlay } from './overlays/log-overlay.js';
 import { Palette } from './overlays/palette.js';
@@ -88,6 +91,8 @@ export function App() {
     help: state.helpOpen,
     log: state.logOpen,
     palette: state.palette !== undefined,
+    editKeys: state.editKeys !== undefined && contextOf(state) === 'editkeys',
+    approval: state.prompt?.kind === 'confirm-approve' ? state.prompt : undefined,
     templates: state.templatePicker !== undefined && state.composer !== undefined,
     shops: state.shopPicker !== undefined,
     fatal: state.fatal,
@@ -119,7 +124,11 @@ export function App() {
     <Box flexDirection="column" height={frameRows} overflow="hidden">
       <Header />
       <Tabs />
-      {layout.palette ? (
+      {layout.editKeys ? (
+        <EditKeysOverlay height={bodyRows} />
+      ) : layout.approval ? (
+        <ApprovalOverlay height={bodyRows} prompt={layout.approval} />
+      ) : layout.palette ? (
         <Palette height={bodyRows} />
       ) : layout.templates ? (
         <TemplatePicker height={bodyRows} />

@@ -62,7 +62,8 @@ export interface ControllerServices {
   sendFlow: Pick<SendFlow, 'ask' | 'answer' | 'submitTyped'>;
   /** Opens the text in the user's editor (the terminal's runner only); resolves with the edited text. */
   editText?(text: string): Promise<string>;
-  approve(actionId: string): void;
+  /** Approves the action; `label` ("review reply act_12") names it in what is said of the answer. */
+  approve(actionId: string, label: string): void;
   draft(reviewId: string): void;
   quit(): void;
   /** The terminal, for what is written beside the frames (the clipboard); absent: copying is not possible. */
@@ -413,11 +414,23 @@ export function createController(options: ControllerOptions) {
     if (prompt.kind === 'confirm-send') return showSendOutcome(services.sendFlow.answer(yes), batch);
     set({ prompt: undefined });
     askedInBatch = undefined;
+    if (prompt.kind === 'confirm-approve') {
+      if (yes) services.approve(prompt.actionId, prompt.label);
+      // A no is a decision too: it stays on the status line and in the log.
+      else notify(`Not approved: ${prompt.label} (nothing was sent to the shop).`, 'info');
+      return;
+    }
     if (!yes) return;
-    if (prompt.kind === 'confirm-approve') services.approve(prompt.actionId);
-    else if (prompt.kind === 'confirm-switch-shop') switchShop(prompt.shop);
+    if (prompt.kind === 'confirm-switch-shop') switchShop(prompt.shop);
     else services.quit();
   };
+
+  const scrollQuestion = (rows: number) =>
+    set((state) =>
+      state.prompt?.kind === 'confirm-approve'
+        ? { prompt: { ...state.prompt, scroll: Math.max(0, state.prompt.scroll + rows) } }
+        : {},
+    );
 
   // --- shops -----------------------------------------------------------------
 
@@ -567,6 +580,8 @@ export function createController(options: ControllerOptions) {
     askToSend,
     submitTyped,
     ask,
+    scrollQuestion,
+    now,
     mayAnswer,
     answer,
     requestQuit,

@@ -98,7 +98,7 @@ export function createInboxUi(session: Session, options: InboxUiOptions): InboxU
         deliver: (target, body) => session.sender.deliver(target, body),
       }),
       ...(options.editText ? { editText: options.editText } : {}),
-      approve: (actionId) => void session.approve(actionId),
+      approve: (actionId, label) => void session.approve(actionId, label),
       draft: (reviewId) => void session.draft(reviewId),
       quit: options.quit,
       ...(session.shops

@@ -138,10 +138,32 @@ export interface WaitingComposer {
   failed?: string;
 }
 
+/** One paragraph of what an approval question knows: a label ("Review") and its text, wrapped on screen. */
+export interface ApprovalFact {
+  label: string;
+  text: string;
+  /** How it is shown: a plain fact, what approving would publish, or what the inbox cannot tell. */
+  tone?: 'publishes' | 'unknown';
+}
+
+/**
+ * y/n on approving an action, with everything the inbox knows of it when asked (its kind, id and time, the
+ * fields the service sent, the review and the reply when a draft made here is bound to it), shown whole in a
+ * box the question scrolls (`scroll`: rows scrolled past).
+ */
+export interface ConfirmApprove {
+  kind: 'confirm-approve';
+  actionId: string;
+  /** "review reply act_12": the action named in the question, the log and the answer. */
+  label: string;
+  facts: readonly ApprovalFact[];
+  scroll: number;
+}
+
 /** Every question is bound to its record when it is asked, never to what is selected when y arrives. */
 export type Prompt =
   | ConfirmSend
-  | { kind: 'confirm-approve'; actionId: string; label: string; concerns: string }
+  | ConfirmApprove
   | { kind: 'confirm-quit'; unsent: number }
   /** Switching shops while a text is typed or still sending for this one. */
   | { kind: 'confirm-switch-shop'; shop: string; unsent: number };
@@ -289,6 +311,8 @@ export interface AppState {
   helpScroll: number;
   palette?: PaletteState;
   notice?: Notice;
+  /** The list of editing keys (F1 in a text), over what is typed, and the rows scrolled past. */
+  editKeys?: { scroll: number };
   /** Every notice shown, oldest first, at most LOG_LIMIT: the message log (L) shows them whole. */
   log: readonly Notice[];
   logOpen: boolean;
@@ -473,6 +497,7 @@ export const STATE_FIELDS = {
   helpOpen: 'staff',
   helpScroll: 'staff',
   palette: 'staff',
+  editKeys: 'staff',
   notice: 'process',
   log: 'process',
   logOpen: 'staff',

@@ -7,8 +7,18 @@
 import { ApiError } from '../api/errors.js';
 import { explainApiError } from '../api/explain-error.js';
 import { failureOf } from '../poller/store-writes.js';
+import type { AppState } from '../store/app-store.js';
+import { sanitize } from '../text/sanitize.js';
 import { type ActionContext, enterReadOnlyFromServer, notify, pausedMessage } from './context.js';
 import { outcomeUnknown } from './outcome.js';
+
+/** Whether the action is a review reply, as far as the lists read or a draft made here tell. */
+function repliesToReview(state: AppState, actionId: string): boolean {
+  if (state.draftedReplies[actionId]) return true;
+  return Object.values(state.actions).some((list) =>
+    list.data?.items.some((action) => action.id === actionId && String(action.kind) === 'review_reply'),
+  );
+}
 
 /** Where the service lists the action now, read after an answer was lost. */
 async function listedStatus(
@@ -25,11 +35,19 @@ async function listedStatus(
   return undefined;
 }
 
-export async function approveAction(context: ActionContext, actionId: string): Promise<void> {
+/**
+ * Approves one action. Every outcome is said with the action it concerns (`label`, "review reply act_12",
+ * else its id) and what the service answered, so the message log keeps each decision whole.
+ */
+export async function approveAction(
+  context: ActionContext,
+  actionId: string,
+  label = `action ${actionId}`,
+): Promise<void> {
   const { store, client } = context;
   if (store.getState().decisions[actionId]?.state === 'approving') return;
   const paused = pausedMessage(context);
-  if (paused) return notify(context, `Not approved yet: ${paused}`, 'warning');
+  if (paused) return notify(context, `Not approved yet: ${label}; ${paused}`, 'warning');
   const setDecision = (decision: ReturnType<typeof store.getState>['decisions'][string]) =>
     store.setState((state) => ({ decisions: { ...state.decisions, [actionId]: decision } }));
   setDecision({ state: 'approving', at: context.now() });
@@ -37,7 +55,11 @@ export async function approveAction(context: ActionContext, actionId: string): P
     const result = await client.decideAction(actionId, 'approved');
     context.keyMode?.accepted();
     setDecision({ state: 'done', result, at: context.now() });
-    notify(context, `Approved: the action is now ${String(result.status).replaceAll('_', ' ')}.`, 'success');
+    notify(
+      context,
+      `Approved: ${label}; the shop answered ${String(result.status).replaceAll('_', ' ')}.`,
+      'success',
+    );
   } catch (error) {
     const reason = error instanceof ApiError ? explainApiError(error) : String(error);
     if (outcomeUnknown(error)) {
@@ -52,7 +74,7 @@ export async function approveAction(context: ActionContext, actionId: string): P
         setDecision({ state: 'done', result: { status: 'published' }, at: context.now() });
         notify(
           context,
-          'Approved: the answer was lost, but the shop now lists the action as published.',
+          `Approved: ${label}; the answer was lost, but the shop now lists the action as published.`,
           'success',
         );
         return;
@@ -61,8 +83,8 @@ export async function approveAction(context: ActionContext, actionId: string): P
       notify(
         context,
         listed === 'pending'
-          ? `Not approved: ${reason} The shop lists it as still awaiting approval.`
-          : `Not known whether it was approved: ${reason} The shop could not be asked again; check Actions before approving again.`,
+          ? `Not approved: ${label}; ${reason} The shop lists it as still awaiting approval.`
+          : `Not known whether ${label} was approved: ${reason} The shop could not be asked again; check Actions before approving again.`,
         'error',
       );
       return;
@@ -70,13 +92,19 @@ export async function approveAction(context: ActionContext, actionId: string): P
     setDecision({ state: 'failed', error: failureOf(error, context.now()), at: context.now() });
     if (error instanceof ApiError && error.code === 'read_only' && !error.local)
       enterReadOnlyFromServer(context);
-    notify(context, `Not approved: ${reason}`, 'error');
+    const answered =
+      error instanceof ApiError && !error.local && error.status
+        ? ` (the shop answered HTTP ${error.status} ${sanitize(error.code, { singleLine: true })})`
+        : '';
+    notify(context, `Not approved: ${label}; ${reason}${answered}`, 'error');
   } finally {
     context.poller.invalidate(
       { kind: 'actions', status: 'pending_approval' },
       { kind: 'actions', status: 'published' },
       { kind: 'today' },
       { kind: 'me' },
+      // A published reply changes its review (replied_at): read it at once, not at the next turn.
+      ...(repliesToReview(store.getState(), actionId) ? [{ kind: 'reviews' as const }] : []),
     );
   }
 }

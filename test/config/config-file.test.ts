@@ -59,7 +59,9 @@ describe('config.json', () => {
   it('refuses invalid JSON in plain words', async () => {
     await writeRaw('{ "base_url": ');
     await expect(readConfig(env)).rejects.toThrow(ConfigError);
-    await expect(readConfig(env)).rejects.toThrow(/config\.json is not valid JSON; fix it, or delete it/);
+    await expect(readConfig(env)).rejects.toThrow(
+      /config\.json is not valid JSON at line 1, column 15: a value was expected; fix it, or delete it/,
+    );
   });
 
   it('takes a config with no base URL (keys and mouse only); the inbox then asks for one', async () => {

@@ -180,7 +180,7 @@ describe('a shop API whose every string is hostile', () => {
       /Approve review reply .*act_hostile\? y\/n|Approve follow up text .*act_hostile\? y\/n/,
     );
     t.send('y');
-    await t.waitForText('Approved: the action is now published.');
+    await t.waitForText(/Approved: .*act_hostile; the shop answered published\./);
     expect(shop.actions.find((each) => each.id === hostileId)?.status).toBe('published');
     t.send('q');
     expect(await t.exited).toMatchObject({ exitCode: 0 });

@@ -34,10 +34,9 @@ describe('approving an action', () => {
 
     await tui.press('a');
     const asking = await tui.waitFor('? y/n');
-    // The question names the record it is bound to: kind, id, when it was made, what it concerns.
-    expect(asking).toContain(
-      `Approve ${String(action.kind).replaceAll('_', ' ')} ${action.id}? y/n · generated`,
-    );
+    // The question names the record it is bound to; its box says what is known of it.
+    expect(asking).toContain(`Approve ${String(action.kind).replaceAll('_', ' ')} ${action.id}? y/n`);
+    expect(asking).toContain(`Action     ${action.id}`);
     await tui.press('n');
     await tui.waitFor((frame, state) => state.prompt === undefined && !frame.includes('y/n'));
     expect(wire.writes).toEqual([]);
@@ -54,7 +53,9 @@ describe('approving an action', () => {
     await tui.press('a');
     await tui.waitFor('y/n');
     await tui.press('y');
-    await tui.waitFor('Approved: the action is now published.');
+    await tui.waitFor(
+      `Approved: ${String(action.kind).replaceAll('_', ' ')} ${action.id}; the shop answered published.`,
+    );
 
     expect(wire.writes).toEqual([
       {

@@ -101,7 +101,7 @@ describe('contextOf: which context decides what a key does', () => {
         const prompt = drawn.quitQuestion
           ? { kind: 'confirm-quit' as const, unsent: 1 }
           : drawn.prompt === 'approve'
-            ? { kind: 'confirm-approve' as const, actionId: 'a1', label: 'x', concerns: '' }
+            ? { kind: 'confirm-approve' as const, actionId: 'a1', label: 'x', facts: [], scroll: 0 }
             : drawn.prompt === undefined
               ? undefined
               : {

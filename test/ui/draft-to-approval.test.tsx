@@ -50,7 +50,7 @@ describe('a draft leads to its approval', () => {
     const asking = plain(await tui.waitFor('? y/n'));
     expect(tui.state().prompt).toMatchObject({ kind: 'confirm-approve', actionId: simAction.id });
     expect(asking).toContain(`Approve review reply ${simAction.id}? y/n`);
-    expect(asking).toContain('publishes the reply drafted here');
+    expect(asking).toContain('Publishes  the reply drafted here');
     await tui.press('y');
     await tui.waitFor((_f, state) => state.decisions[simAction.id]?.state === 'done');
     expect(wire.writes.filter((write) => write.path.endsWith('/decide'))).toEqual([
@@ -62,7 +62,7 @@ describe('a draft leads to its approval', () => {
       },
     ]);
     expect(shop.reviews.find((candidate) => candidate.id === review.id)?.repliedAt).not.toBeNull();
-    await tui.waitFor(`approved: action ${simAction.id}`);
+    await tui.waitFor(`(approved here: action ${simAction.id})`);
 
     // Actions, published: the action shows the reply text drafted here.
     await tui.press('4', 's');

@@ -35,6 +35,31 @@ describe('the command palette', () => {
     await tui.waitFor('Inbox — missed calls with no reply');
   });
 
+  it("lists every pane's commands, naming the pane; :approve from the Inbox finds approve, and enter goes there and asks", async () => {
+    const tui = await startTui({ columns: 100, rows: 30, intervals: QUIET });
+    await firstLoad(tui, (state) => (state.actions.pending_approval.data?.items.length ?? 0) > 0);
+    expect(tui.state().focus).toBe('inbox');
+    await tui.press(':', 'approve');
+    const frame = await tui.waitFor(': approve');
+    const matches = lines(frame).filter((line) => line.startsWith('║') && line.includes(' · '));
+    expect(matches[0]).toMatch(
+      /approve the selected pending action \(asks y\/n\) · approve → (Reviews|Actions)/,
+    );
+    expect(matches.some((line) => line.includes('· approve → Actions'))).toBe(true);
+    // Each pane's own command: the Actions one, chosen, focuses Actions and runs there.
+    const at = matches.findIndex((line) => line.includes('· approve → Actions'));
+    await tui.press(...Array.from({ length: at }, () => KEYS.down), KEYS.enter);
+    await tui.waitFor(
+      (_frame, state) => state.focus === 'actions' && state.prompt?.kind === 'confirm-approve',
+    );
+    await tui.press('n');
+
+    // :bill does not offer "order the list" (its letters only scattered there).
+    await tui.press('1', ':', 'bill');
+    const bill = await tui.waitFor(': bill');
+    expect(bill).not.toContain('order the list');
+  });
+
   it('ctrl-p opens it too; arrows choose; esc closes it and runs nothing', async () => {
     const tui = await startTui({ columns: 100, rows: 30, intervals: QUIET });
     await firstLoad(tui);

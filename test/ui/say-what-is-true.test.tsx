@@ -38,7 +38,8 @@ describe('an approval whose answer is lost', () => {
     await tui.waitFor('? y/n');
     faultOnNextWrite(tui.s.sim, { kind: 'drop_response' });
     await tui.press('y');
-    await tui.waitFor('Approved: the answer was lost, but the shop now lists the action as published.');
+    await tui.waitFor('; the answer was lost, but the shop now lists the action as published.');
+    expect(tui.state().notice?.text).toMatch(new RegExp(`^Approved: .* ${action.id}; the answer was lost`));
     expect(tui.state().decisions[action.id]).toMatchObject({
       state: 'done',
       result: { status: 'published' },
@@ -66,7 +67,7 @@ describe('an approval whose answer is lost', () => {
     await tui.press('a');
     await tui.waitFor('? y/n');
     await tui.press('y');
-    await tui.waitFor('Approved: the action is now published.');
+    await tui.waitFor('; the shop answered published.');
   });
 });
 

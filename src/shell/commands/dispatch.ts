@@ -18,7 +18,14 @@ import { keyName, type MouseEvent } from '../../ui-kit/input/key-event.js';
 import type { Controller } from '../controller.js';
 import { TEXT_CONTEXTS } from './keymap.js';
 
+/** The context keys are in: the list of editing keys when it is open over a text, else what is on screen. */
 export function contextOf(state: AppState): KeyContext {
+  const underneath = screenContextOf(state);
+  return state.editKeys && TEXT_CONTEXTS.has(underneath) ? 'editkeys' : underneath;
+}
+
+/** What is on screen decides what keys do: a question, an overlay, a text being typed, or a pane. */
+export function screenContextOf(state: AppState): KeyContext {
   // The question a refused key's screen asks before quitting is answered there.
   if (state.prompt?.kind === 'confirm-quit') return 'prompt';
   if (state.fatal) return 'fatal';

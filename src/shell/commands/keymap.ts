@@ -23,6 +23,8 @@ export function modesOf(context: KeyContext): readonly Mode[] {
       return ['confirm', 'edit', 'always'];
     case 'help':
       return ['help', 'always'];
+    case 'editkeys':
+      return ['editkeys', 'always'];
     case 'log':
       return ['log', 'always'];
     case 'palette':
@@ -56,6 +58,7 @@ export function allContexts(): KeyContext[] {
     'prompt',
     'confirm',
     'help',
+    'editkeys',
     'log',
     'palette',
     'templates',

@@ -2,8 +2,12 @@
  * Commands of what covers the panes: a question (y/n; enter never answers
  * yes), the help, the palette, and the full-screen stop of a refused key.
  */
-import type { Command } from '../../ui-kit/commands/command.js';
+import type { Command, CommandContext } from '../../ui-kit/commands/command.js';
 import { paletteItems } from './palette-items.js';
+
+/** Only the approval question has details to scroll. */
+const approvalAsked = (context: CommandContext): true | string =>
+  context.state().prompt?.kind === 'confirm-approve' ? true : 'only the approval question scrolls';
 
 export const PROMPT_COMMANDS: readonly Command[] = [
   {
@@ -23,6 +27,29 @@ export const PROMPT_COMMANDS: readonly Command[] = [
     hint: 'no',
     inPalette: false,
     run: (context) => context.ui.answer(false),
+  },
+  {
+    id: 'prompt.down',
+    mode: 'prompt',
+    keys: ['j', 'down'],
+    label: "scroll the approval question's details",
+    helpRow: { id: 'prompt.scroll', label: "scroll the approval question's details" },
+    hint: 'scroll',
+    inPalette: false,
+    silentWhenOff: true,
+    when: (context) => approvalAsked(context),
+    run: (context) => context.ui.scrollQuestion(1),
+  },
+  {
+    id: 'prompt.up',
+    mode: 'prompt',
+    keys: ['k', 'up'],
+    label: "scroll the approval question's details back",
+    helpRow: { id: 'prompt.scroll', label: "scroll the approval question's details" },
+    inPalette: false,
+    silentWhenOff: true,
+    when: (context) => approvalAsked(context),
+    run: (context) => context.ui.scrollQuestion(-1),
   },
 ];
 
@@ -78,6 +105,43 @@ export const HELP_COMMANDS: readonly Command[] = [
   },
 ];
 
+/** The list of editing keys over a text (F1): it scrolls and closes; what is typed waits underneath. */
+export const EDIT_KEYS_COMMANDS: readonly Command[] = [
+  {
+    id: 'editkeys.close',
+    mode: 'editkeys',
+    keys: ['f1', 'ctrl-_', 'esc', 'q'],
+    label: 'close the list, back to the text',
+    hint: 'close',
+    inPalette: false,
+    run: (context) => context.store.setState({ editKeys: undefined }),
+  },
+  {
+    id: 'editkeys.down',
+    mode: 'editkeys',
+    keys: ['j', 'down'],
+    label: 'scroll the list',
+    helpRow: { id: 'editkeys.scroll', label: 'scroll the list' },
+    inPalette: false,
+    run: (context) =>
+      context.store.setState((state) =>
+        state.editKeys ? { editKeys: { scroll: state.editKeys.scroll + 1 } } : {},
+      ),
+  },
+  {
+    id: 'editkeys.up',
+    mode: 'editkeys',
+    keys: ['k', 'up'],
+    label: 'scroll the list back',
+    helpRow: { id: 'editkeys.scroll', label: 'scroll the list' },
+    inPalette: false,
+    run: (context) =>
+      context.store.setState((state) =>
+        state.editKeys ? { editKeys: { scroll: Math.max(0, state.editKeys.scroll - 1) } } : {},
+      ),
+  },
+];
+
 export const PALETTE_COMMANDS: readonly Command[] = [
   {
     id: 'palette.run',
@@ -90,7 +154,10 @@ export const PALETTE_COMMANDS: readonly Command[] = [
       const state = context.state();
       const chosen = paletteItems(state, context.keymap)[state.palette?.selected ?? 0];
       context.ui.closePalette();
-      if (chosen) context.runCommand(chosen.command);
+      if (!chosen) return;
+      // Another pane's command works there: go to it, then run it as its key would.
+      if (chosen.opens) context.ui.focusPane(chosen.opens);
+      context.runCommand(chosen.command);
     },
   },
   {

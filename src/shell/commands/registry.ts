@@ -10,6 +10,7 @@ import { GLOBAL_COMMANDS, INTERRUPT, REDRAW } from './global-commands.js';
 import { LOG_COMMANDS, OPEN_LOG } from './log-commands.js';
 import {
   CONFIRM_COMMANDS,
+  EDIT_KEYS_COMMANDS,
   FATAL_COMMANDS,
   HELP_COMMANDS,
   PALETTE_COMMANDS,
@@ -25,6 +26,7 @@ export const ALL_COMMANDS: readonly Command[] = [
   ...PROMPT_COMMANDS,
   ...CONFIRM_COMMANDS,
   ...HELP_COMMANDS,
+  ...EDIT_KEYS_COMMANDS,
   ...LOG_COMMANDS,
   ...PALETTE_COMMANDS,
   ...TEMPLATE_COMMANDS,

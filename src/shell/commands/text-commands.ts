@@ -101,6 +101,14 @@ export const EDIT_COMMANDS: readonly Command[] = [
     run: (c) => c.ui.cutLine(killWordForward),
   }),
   edit({
+    id: 'edit.keys',
+    // Not ctrl-/: most terminals send it as ctrl-_ (0x1f) and some send nothing; F1 arrives everywhere.
+    keys: ['f1', 'ctrl-_'],
+    label: 'list these keys (the editing keys of what is typed)',
+    hint: 'keys',
+    run: (c) => c.store.setState({ editKeys: { scroll: 0 } }),
+  }),
+  edit({
     id: 'edit.paste-cut',
     keys: ['ctrl-y'],
     label: 'put back what was cut last',

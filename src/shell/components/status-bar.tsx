@@ -49,7 +49,7 @@ function PromptText({ prompt }: { prompt: NonNullable<AppState['prompt']> }) {
     case 'confirm-approve':
       return (
         <Text color={theme.accent} bold wrap="truncate-end">
-          Approve {prompt.label}? y/n · {prompt.concerns} · it may publish a reply or send a held text
+          Approve {prompt.label}? y/n · what it does is above
         </Text>
       );
     case 'confirm-switch-shop':

@@ -1,6 +1,7 @@
 /**
  * The command palette (: or ctrl-p): what is typed, then every command that
- * works here ranked by fzf, each with its keys; enter runs the highlighted one.
+ * every pane has ranked (palette-rank.ts), each with its keys and the pane it
+ * opens; enter runs the highlighted one.
  */
 import { Box } from 'ink';
 import { useMemo } from 'react';
@@ -66,7 +67,7 @@ export function Palette({ height }: { height: number }) {
         const verdict = applies(item.command, context);
         const isSelected = first + offset === selected;
         return (
-          <Box key={item.command.id} height={1} overflow="hidden">
+          <Box key={`${item.opens ?? ''}:${item.command.id}`} height={1} overflow="hidden">
             <Box flexGrow={1} flexBasis={0} overflow="hidden">
               <Text wrap="truncate-end" inverse={isSelected} dimColor={verdict !== true}>
                 <Highlighted text={item.text} positions={item.positions} />

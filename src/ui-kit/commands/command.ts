@@ -19,6 +19,7 @@ export const MODES = [
   'prompt',
   'confirm',
   'help',
+  'editkeys',
   'log',
   'palette',
   'templates',
@@ -39,6 +40,7 @@ export type KeyContext =
   | 'prompt'
   | 'confirm'
   | 'help'
+  | 'editkeys'
   | 'log'
   | 'palette'
   | 'templates'

@@ -55,6 +55,10 @@ export interface ShellControls {
   yank(): void;
 
   ask(prompt: Prompt, batch: number): void;
+  /** Scrolls the approval question's box by rows (no other question scrolls). */
+  scrollQuestion(rows: number): void;
+  /** The screen's clock (what a question says of an age is said as of now). */
+  now(): number;
   answer(yes: boolean, batch?: number): void;
   /** enter on a question that wants a typed word. */
   submitTyped(batch?: number): void;

@@ -1,0 +1,54 @@
+/**
+ * F1 (or ctrl-_) in a text: the keys that edit it, over the panes, from the
+ * keymap in use (a user's own keys show), for the text being typed: the
+ * composer's line breaks, canned replies and editor besides the line editing
+ * every text shares. What is typed stays as it was underneath.
+ */
+import { useAppState, useServices } from '../../ui-kit/app-context.js';
+import { helpRows } from '../../ui-kit/commands/describe.js';
+import { OverlayBox } from '../../ui-kit/components/overlay-box.js';
+import { Text } from '../../ui-kit/components/text.js';
+import { screenContextOf } from '../commands/dispatch.js';
+
+const WHERE: Partial<Record<string, string>> = {
+  composer: 'the composer',
+  search: 'a filter or search line',
+  palette: 'the palette',
+  templates: 'the template picker',
+  confirm: 'the typed confirmation',
+};
+
+export function EditKeysOverlay({ height }: { height: number }) {
+  const { keymap, commandContext } = useServices();
+  const context = useAppState(screenContextOf);
+  const scroll = useAppState((state) => state.editKeys?.scroll ?? 0);
+  const rows = helpRows(keymap, context, commandContext());
+  const room = Math.max(1, height - 3);
+  const first = Math.max(0, Math.min(scroll, rows.length - room));
+  const shown = rows.slice(first, first + room);
+  const width = Math.min(24, Math.max(...rows.map((row) => [...row.keys].length)) + 2);
+  const above = first;
+  const below = rows.length - first - shown.length;
+  return (
+    <OverlayBox
+      height={height}
+      colour="accent"
+      title={
+        <>
+          Editing keys — {WHERE[context] ?? context} · f1 or esc: back to the text
+          {above + below > 0
+            ? ` · ${[above ? `▲ ${above}` : '', below ? `▼ ${below}` : ''].filter(Boolean).join(' ')} j/k`
+            : ''}
+        </>
+      }
+    >
+      {shown.map((row) => (
+        <Text key={row.ids.join(' ')} wrap="truncate-end" dimColor={row.off !== undefined}>
+          <Text bold>{`${row.keys} `.padEnd(width)}</Text>
+          {row.label}
+          {row.off ? ` (not now: ${row.off})` : ''}
+        </Text>
+      ))}
+    </OverlayBox>
+  );
+}
