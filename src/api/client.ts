@@ -68,8 +68,11 @@ export interface ShopClientOptions {
    * scheduler, which keeps the token's budget and pauses for Retry-After.
    */
   beforeAttempt?: (request: AttemptInfo, signal: AbortSignal) => Promise<void>;
-  /** Called after every attempt that received an HTTP answer or failed, so the scheduler sees 429s. */
-  afterAttempt?: (request: AttemptInfo, error: ApiError | undefined) => void;
+  /**
+   * Called after every attempt that received an HTTP answer or failed, so the scheduler sees 429s; a
+   * success comes with its HTTP status (200, 201…).
+   */
+  afterAttempt?: (request: AttemptInfo, error: ApiError | undefined, successStatus?: number) => void;
   /**
    * Who may receive plain-http requests on loopback (this user or root, checked per connection).
    * Default: as SHOP_INBOX_TRUST_LOOPBACK says where the owner cannot be known.
@@ -325,7 +328,11 @@ export function createShopClient(options: ShopClientOptions): HttpShopClient {
   }
 
   /** One attempt: an HTTP exchange turned into data or an ApiError. */
-  async function attempt(endpoint: Endpoint, spec: RequestSpec, signal: AbortSignal): Promise<unknown> {
+  async function attempt(
+    endpoint: Endpoint,
+    spec: RequestSpec,
+    signal: AbortSignal,
+  ): Promise<{ data: unknown; status: number }> {
     const url = new URL(`${baseUrl}${endpointPath(endpoint, spec.pathId)}`);
     for (const [name, value] of Object.entries(spec.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -395,7 +402,7 @@ export function createShopClient(options: ShopClientOptions): HttpShopClient {
           message: `the shop's API answered HTTP ${response.status} with a body that is not JSON`,
         });
       }
-      if (!endpoint.data) return body;
+      if (!endpoint.data) return { data: body, status: response.status };
       const parsed = successEnvelope(endpoint.data).safeParse(body);
       if (!parsed.success) {
         throw fail(endpoint, {
@@ -404,7 +411,7 @@ export function createShopClient(options: ShopClientOptions): HttpShopClient {
           message: `the shop's API answered with an unexpected shape (${describeSchemaProblem(parsed.error)})${mayHaveTakenEffect(endpoint)}`,
         });
       }
-      return parsed.data.data;
+      return { data: parsed.data.data, status: response.status };
     }
     throw statusError(endpoint, response, isJson ? body : undefined);
   }
@@ -509,9 +516,9 @@ export function createShopClient(options: ShopClientOptions): HttpShopClient {
         );
         let error: ApiError;
         try {
-          const data = await attempt(endpoint, spec, attemptTimer.signal);
-          options.afterAttempt?.(info, undefined);
-          return data;
+          const answer = await attempt(endpoint, spec, attemptTimer.signal);
+          options.afterAttempt?.(info, undefined, answer.status);
+          return answer.data;
         } catch (caught) {
           if (attemptTimer.timedOut() && endsWithDeadline) stop('deadline');
           error = classifyNow(caught, attemptTimer.timedOut()).withAttempts(attemptNumber);

@@ -200,12 +200,12 @@ export function createSession(options: SessionOptions): Session {
         await budget.acquire(request.method === 'GET' || request.probe ? 'poll' : 'user', signal);
         attemptStarts.set(request, now());
       },
-      afterAttempt: (request, error) => {
+      afterAttempt: (request, error, successStatus) => {
         const started = attemptStarts.get(request);
         options.requestStats?.record({
           endpoint: request.endpoint,
           method: request.method,
-          ...(error ? { failureStatus: error.status, failureCode: error.code } : {}),
+          ...(error ? { failureStatus: error.status, failureCode: error.code } : { successStatus }),
           seconds: started === undefined ? 0 : Math.max(0, now() - started) / 1000,
         });
         if (error?.code !== 'rate_limited') return;
