@@ -126,7 +126,8 @@ export interface Session {
   store: AppStore;
   budget: RequestBudget;
   poller: Poller;
-  sender: TextSender;
+  /** The sender of the shop on screen (it changes with switchShop). */
+  readonly sender: TextSender;
   /** Always the current key's client. */
   readonly client: ShopClient;
   /** The current shop's API root (it changes with switchShop). */
@@ -136,7 +137,8 @@ export interface Session {
   /**
    * Goes on with another shop of config.json: its client, key, outbox and key mode; everything of the
    * old shop forgotten (what was read, texts typed for its customers, its questions), everything read again.
-   * Texts confirmed for the old shop and not yet known sent stay in its outbox, for its next inbox.
+   * Texts confirmed for the old shop and not yet known sent go on being sent in the background, with its
+   * key and outbox, until known sent; what becomes of them is said naming the shop.
    */
   switchShop(name: string): Promise<void>;
   /** Runs after each switch of shop (the box's hub of the new shop is joined there). */
@@ -242,7 +244,10 @@ export function createSession(options: SessionOptions): Session {
     ...(options.visibleSlots ? { visibleSlots: options.visibleSlots } : {}),
   });
   const context: ActionContext = { client, store, poller, now, pausedUntil: () => budget.pausedUntil };
-  const sender = new TextSender(context, options.outbox?.(options.apiKey, baseUrl), options.sendRetry);
+  // The sender of the shop on screen; those of shops left go on in the background until their texts are done.
+  let sender = new TextSender(context, options.outbox?.(options.apiKey, baseUrl), options.sendRetry);
+  const inBackground = new Map<string, { sender: TextSender; stop: () => void }>();
+  const shopKey = (url: string, apiKey: string) => `${url} ${keyFingerprint(apiKey)}`;
   // Read before the first frame: a key remembered read-only shows [READ-ONLY] on it.
   const keyMode =
     options.keyMode && !options.readOnly
@@ -357,6 +362,40 @@ export function createSession(options: SessionOptions): Session {
   };
   let stopOnFatal = store.subscribe(onFatal);
 
+  /**
+   * The shop left keeps sending what staff confirmed there (its client, key and outbox) until each text
+   * is known sent; what becomes of them is said here, naming the shop. Its store is its own: nothing of
+   * it reaches the lists on screen.
+   */
+  const goOnInBackground = (leaving: TextSender, left: { key: string; name: string; client: ShopClient }) => {
+    const own = createAppStore({ readOnly: false });
+    const going = leaving.goOnInBackground({
+      client: left.client,
+      store: own,
+      // Its lists are not on screen: nothing to read again after a send.
+      poller: { invalidate: () => {} },
+      now,
+      pausedUntil: () => budget.pausedUntil,
+    });
+    if (going === 0) {
+      void leaving.finish();
+      return;
+    }
+    const stopTelling = own.subscribe((state, previous) => {
+      if (state.notice && state.notice !== previous.notice) {
+        store.setState({ notice: { ...state.notice, text: `Shop ${left.name}: ${state.notice.text}` } });
+      }
+      if (leaving.underWay() || inBackground.get(left.key)?.sender !== leaving) return;
+      inBackground.delete(left.key);
+      // After the notice of its last text (said in the same step) and its outbox's last write.
+      queueMicrotask(() => {
+        stopTelling();
+        void leaving.finish();
+      });
+    });
+    inBackground.set(left.key, { sender: leaving, stop: stopTelling });
+  };
+
   const shopListeners: Array<(target: ShopTarget) => void> = [];
   const switchShop = async (name: string) => {
     if (!options.shops) throw new Error('this inbox has no shops to switch to');
@@ -367,6 +406,11 @@ export function createSession(options: SessionOptions): Session {
     const next = clientFor(target.apiKey, target.readOnly, target.baseUrl);
     switching = true;
     try {
+      const left = {
+        key: shopKey(baseUrl, currentKey),
+        name: store.getState().shop ?? baseUrl,
+        client: current,
+      };
       // Nothing of the old shop may land after this: its reads are stopped (and aborted) first.
       poller.stop();
       stopSweep();
@@ -381,6 +425,7 @@ export function createSession(options: SessionOptions): Session {
       baseUrl = target.baseUrl;
       keySource = target.keySource;
       const confirmedBefore = new Set(store.getState().outbox.map((text) => text.localId));
+      goOnInBackground(sender, left);
       store.setState((s) => ({
         ...withoutServerData(s),
         // Typed for the old shop's customers, or searched among them: none of it is the new shop's.
@@ -406,9 +451,19 @@ export function createSession(options: SessionOptions): Session {
       poller.start();
       poller.refreshAll();
       startSweep();
-      await sender.switchTo(options.outbox?.(target.apiKey, target.baseUrl), 'shop');
-      // The old shop's texts stay in its outbox file; this screen no longer shows them.
+      // The old shop's texts are its background sender's now; this screen no longer shows them.
       store.setState((s) => ({ outbox: s.outbox.filter((text) => !confirmedBefore.has(text.localId)) }));
+      const returning = inBackground.get(shopKey(target.baseUrl, target.apiKey));
+      if (returning) {
+        // Its texts still under way come back with the sender that holds them: never taken over twice.
+        inBackground.delete(shopKey(target.baseUrl, target.apiKey));
+        returning.stop();
+        sender = returning.sender;
+        sender.comeBack(context);
+      } else {
+        sender = new TextSender(context, options.outbox?.(target.apiKey, target.baseUrl), options.sendRetry);
+      }
+      await sender.resume();
     } finally {
       switching = false;
     }
@@ -419,7 +474,9 @@ export function createSession(options: SessionOptions): Session {
     store,
     budget,
     poller,
-    sender,
+    get sender() {
+      return sender;
+    },
     client,
     get baseUrl() {
       return baseUrl;
@@ -464,6 +521,12 @@ export function createSession(options: SessionOptions): Session {
       keyMode?.close();
       poller.stop();
       sender.close();
+      // Texts of shops left and still under way stay in their outboxes, for the next inbox of each.
+      for (const { sender: going, stop } of inBackground.values()) {
+        stop();
+        going.close();
+      }
+      inBackground.clear();
       budget.close();
     },
   };

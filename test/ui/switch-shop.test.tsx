@@ -7,16 +7,28 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeConfig } from '../../src/config/config-file.js';
 import { writeKeyFile } from '../../src/config/key-file.js';
 import { shopKeyFilePath } from '../../src/config/shops.js';
+import { OutboxFile } from '../../src/outbox/outbox-file.js';
 import { configShops } from '../../src/session/start-inbox-session.js';
+import { switchShopQuestion } from '../../src/shell/switch-shop-question.js';
 import type { AppState } from '../../src/store/app-store.js';
 import { seedCustomersAfternoon } from '../support/clock.js';
 import { startSim, type TestSim } from '../support/sim.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
-import { confirmTheSend, SEND_QUESTION, startupLoaded, waitComposer } from '../support/write-flows.js';
+import {
+  confirmTheSend,
+  inboxLeadWhere,
+  outboundTo,
+  recordWire,
+  SEND_QUESTION,
+  selectLeadByPhone,
+  simConsent,
+  startupLoaded,
+  waitComposer,
+} from '../support/write-flows.js';
 
 let home: string;
 let env: NodeJS.ProcessEnv;
@@ -32,7 +44,9 @@ const NORTH_NAME = 'Rivera Plumbing & Heating';
 const SOUTH_NAME = 'North Sound Heating & Air';
 
 /** North: a simulator's main shop; south: another simulator's other shop (its own base URL and key). */
-async function twoShops(): Promise<{ north: TestSim; south: TestSim; tui: TestTui }> {
+async function twoShops(
+  options: { outboxes?: boolean } = {},
+): Promise<{ north: TestSim; south: TestSim; tui: TestTui }> {
   const north = await startSim();
   const south = await startSim({ seed: 3 });
   await writeKeyFile(shopKeyFilePath(env, 'north'), north.sim.tokens.write);
@@ -49,7 +63,13 @@ async function twoShops(): Promise<{ north: TestSim; south: TestSim; tui: TestTu
     columns: 110,
     rows: 30,
     now: seedCustomersAfternoon().now,
-    session: { shop: 'north', shops: configShops(env, false) },
+    session: {
+      shop: 'north',
+      shops: configShops(env, false),
+      ...(options.outboxes
+        ? { outbox: (key: string, baseUrl: string) => OutboxFile.forKey(env, baseUrl, key) }
+        : {}),
+    },
   });
   await tui.waitFor((frame, state) => startupLoaded(state) && frame.includes(NORTH_NAME));
   return { north, south, tui };
@@ -156,16 +176,106 @@ describe('switching shops in the inbox', () => {
     expect(tui.state().composed[contactId]?.text).toBe('Running late');
 
     await switchTo(tui, 'south');
-    await tui.waitFor('typed or still sending for this shop. Switch to south anyway? y/n');
+    await tui.waitFor('Switch to south? y/n · 1 text typed for shop north is dropped.');
     await tui.press('n');
     expect(tui.state().shop).toBe('north');
     expect(tui.state().composed[contactId]?.text).toBe('Running late');
 
     await switchTo(tui, 'south');
-    await tui.waitFor('Switch to south anyway? y/n');
+    await tui.waitFor('Switch to south? y/n');
     await tui.press('y');
     await tui.waitFor((frame) => frame.includes(SOUTH_NAME), 8_000);
     expect(tui.state().composed).toEqual({});
+  });
+
+  it('a text still sending for the shop left goes on in the background: sent once there, none at the other, said naming the shop', async () => {
+    const { north, south, tui } = await twoShops({ outboxes: true });
+    const northOutbox = OutboxFile.forKey(env, north.baseUrl, north.sim.tokens.write);
+    const wire = recordWire(north.sim);
+    const target = inboxLeadWhere(tui, (contact) => simConsent(north.sim, contact.phone) === true);
+    const { contact } = target;
+    const body = 'On our way, 10 minutes';
+    await selectLeadByPhone(tui, contact.phone);
+    await tui.press('c');
+    await waitComposer(tui, contact.id);
+    await tui.press(body, KEYS.enter);
+    await tui.waitFor(SEND_QUESTION);
+    // The send reaches north's simulator and is held there, unanswered.
+    wire.hold((request) => request.method === 'POST' && request.path.endsWith('/messages'));
+    await confirmTheSend(tui);
+    await tui.waitFor(() => wire.held === 1);
+    // Kill-safety as before: its record (key and body) is on disk before the first attempt.
+    expect((await northOutbox.inspect()).waiting).toBe(1);
+
+    await switchTo(tui, 'south');
+    const question = await tui.waitFor('Switch to south? y/n · 1 text to ');
+    expect(question).toContain(`1 text to ${contact.name} (${contact.phone}) is still`);
+    const prompt = tui.state().prompt;
+    expect(prompt?.kind === 'confirm-switch-shop' && switchShopQuestion(prompt)).toBe(
+      `Switch to south? y/n · 1 text to ${contact.name} (${contact.phone}) is still being sent for shop north; it goes on in the background.`,
+    );
+    await tui.press('y');
+    await tui.waitFor(
+      (shown, state) => startupLoaded(state) && shown.includes(SOUTH_NAME) && state.shop === 'south',
+      8_000,
+    );
+    // Nothing of north on screen or in the state, its text under way included.
+    expect(tui.state().outbox).toEqual([]);
+    expect(tui.frame()).not.toContain(contact.phone);
+
+    wire.release();
+    await tui.waitFor(
+      (_frame, state) => state.notice?.text === `Shop north: Sent to ${contact.name} (${contact.phone}).`,
+      8_000,
+    );
+    expect(outboundTo(north.sim, contact.id).filter((message) => message.body === body)).toHaveLength(1);
+    expect(wire.writes.filter((write) => JSON.stringify(write.body).includes(body))).toHaveLength(1);
+    const southWrites = (await south.requests()).filter((request) => request.method !== 'GET');
+    expect(southWrites).toEqual([]);
+    await vi.waitFor(async () => expect((await northOutbox.inspect()).waiting).toBe(0), {
+      timeout: 5_000,
+    });
+    expect(tui.state().outbox).toEqual([]);
+    expect(tui.state().shop).toBe('south');
+    expect(tui.frame()).toContain(SOUTH_NAME);
+    expect(tui.frame()).not.toContain(NORTH_NAME);
+  });
+
+  it('a switch back while a text of that shop is still sending shows it again, and it is sent once', async () => {
+    const { north, tui } = await twoShops({ outboxes: true });
+    const northOutbox = OutboxFile.forKey(env, north.baseUrl, north.sim.tokens.write);
+    const wire = recordWire(north.sim);
+    const { contact } = inboxLeadWhere(tui, (candidate) => simConsent(north.sim, candidate.phone) === true);
+    const body = 'Back at the van in 5';
+    await selectLeadByPhone(tui, contact.phone);
+    await tui.press('c');
+    await waitComposer(tui, contact.id);
+    await tui.press(body, KEYS.enter);
+    await tui.waitFor(SEND_QUESTION);
+    wire.hold((request) => request.method === 'POST' && request.path.endsWith('/messages'));
+    await confirmTheSend(tui);
+    await tui.waitFor(() => wire.held === 1);
+
+    await switchTo(tui, 'south');
+    await tui.waitFor('Switch to south? y/n');
+    await tui.press('y');
+    await tui.waitFor((shown, state) => startupLoaded(state) && shown.includes(SOUTH_NAME), 8_000);
+    await switchTo(tui, 'north');
+    await tui.waitFor((shown, state) => startupLoaded(state) && shown.includes(NORTH_NAME), 8_000);
+    // Still held at north: the text is on screen again, sending, and not taken over a second time.
+    expect(tui.state().outbox.map((text) => [text.body, text.state])).toEqual([[body, 'sending']]);
+
+    wire.release();
+    await tui.waitFor(
+      (_frame, state) => state.notice?.text === `Sent to ${contact.name} (${contact.phone}).`,
+      8_000,
+    );
+    expect(tui.state().outbox.map((text) => [text.body, text.state])).toEqual([[body, 'sent']]);
+    expect(outboundTo(north.sim, contact.id).filter((message) => message.body === body)).toHaveLength(1);
+    expect(wire.writes.filter((write) => JSON.stringify(write.body).includes(body))).toHaveLength(1);
+    await vi.waitFor(async () => expect((await northOutbox.inspect()).waiting).toBe(0), {
+      timeout: 5_000,
+    });
   });
 
   it('a shop whose key file is gone: said, and the shop on screen stays as it was', async () => {
