@@ -124,7 +124,8 @@ export interface SessionOptions {
 
 export interface Session {
   store: AppStore;
-  budget: RequestBudget;
+  /** The request budget of the shop and key on screen (each has its own: it changes with a switch). */
+  readonly budget: RequestBudget;
   poller: Poller;
   /** The sender of the shop on screen (it changes with switchShop). */
   readonly sender: TextSender;
@@ -183,7 +184,20 @@ export function createSession(options: SessionOptions): Session {
   // A templates.json that is not used is said at start (and kept in the message log), not only on ctrl-t.
   if (options.templatesProblem && options.view !== 'wallboard')
     store.setState({ notice: { text: options.templatesProblem, tone: 'warning', at: now() } });
-  const budget = new RequestBudget({ maxPerMinute: options.maxRpm ?? DEFAULT_MAX_RPM, now });
+  const shopKey = (url: string, apiKey: string) => `${url} ${keyFingerprint(apiKey)}`;
+  // The API counts requests, and pauses them after a 429, per key: each shop and key has its own budget, so
+  // that a pause of a shop left (or of its texts still sending) never holds up the shop on screen.
+  const budgets = new Map<string, RequestBudget>();
+  const budgetOf = (url: string, apiKey: string): RequestBudget => {
+    const key = shopKey(url, apiKey);
+    let found = budgets.get(key);
+    if (!found) {
+      found = new RequestBudget({ maxPerMinute: options.maxRpm ?? DEFAULT_MAX_RPM, now });
+      budgets.set(key, found);
+    }
+    return found;
+  };
+  let budget = budgetOf(options.baseUrl, options.apiKey);
   // Every key this session used, for redaction only: never on an object that could be inspected.
   const keysUsed: string[] = [];
   let baseUrl = options.baseUrl;
@@ -192,6 +206,7 @@ export function createSession(options: SessionOptions): Session {
   const attemptStarts = new WeakMap<object, number>();
   const clientFor = (apiKey: string, readOnly: boolean, url = baseUrl): HttpShopClient => {
     keysUsed.push(apiKey);
+    const own = budgetOf(url, apiKey);
     return createShopClient({
       ...options.client,
       baseUrl: url,
@@ -199,7 +214,7 @@ export function createSession(options: SessionOptions): Session {
       readOnly,
       // Writes are what staff are waiting for: they go ahead of background reads (the mode's probe does not).
       beforeAttempt: async (request, signal) => {
-        await budget.acquire(request.method === 'GET' || request.probe ? 'poll' : 'user', signal);
+        await own.acquire(request.method === 'GET' || request.probe ? 'poll' : 'user', signal);
         attemptStarts.set(request, now());
       },
       afterAttempt: (request, error, successStatus) => {
@@ -213,8 +228,9 @@ export function createSession(options: SessionOptions): Session {
         if (error?.code !== 'rate_limited') return;
         const until = now() + (error.retryAfter ?? 60) * 1000;
         // Another user's inbox or another machine shares the key: pause, and halve the rate (AIMD).
-        budget.rateLimited(until);
-        store.setState({ connection: { state: 'rate_limited', until } });
+        own.rateLimited(until);
+        // The pause of a shop left (its texts still sending) is not the screen's.
+        if (own === budget) store.setState({ connection: { state: 'rate_limited', until } });
       },
     });
   };
@@ -247,7 +263,6 @@ export function createSession(options: SessionOptions): Session {
   // The sender of the shop on screen; those of shops left go on in the background until their texts are done.
   let sender = new TextSender(context, options.outbox?.(options.apiKey, baseUrl), options.sendRetry);
   const inBackground = new Map<string, { sender: TextSender; stop: () => void }>();
-  const shopKey = (url: string, apiKey: string) => `${url} ${keyFingerprint(apiKey)}`;
   // Read before the first frame: a key remembered read-only shows [READ-ONLY] on it.
   const keyMode =
     options.keyMode && !options.readOnly
@@ -302,6 +317,8 @@ export function createSession(options: SessionOptions): Session {
       current = next;
       currentKey = apiKey;
       currentKeyId = keyId;
+      budget = budgetOf(baseUrl, apiKey);
+      poller.setBudget(budget);
       // The hub of the old key is not this key's: the new key's calls go straight to the API.
       remote = undefined;
       for (const stop of closers.splice(0)) stop();
@@ -367,7 +384,10 @@ export function createSession(options: SessionOptions): Session {
    * is known sent; what becomes of them is said here, naming the shop. Its store is its own: nothing of
    * it reaches the lists on screen.
    */
-  const goOnInBackground = (leaving: TextSender, left: { key: string; name: string; client: ShopClient }) => {
+  const goOnInBackground = (
+    leaving: TextSender,
+    left: { key: string; name: string; client: ShopClient; budget: RequestBudget },
+  ) => {
     const own = createAppStore({ readOnly: false });
     const going = leaving.goOnInBackground({
       client: left.client,
@@ -375,7 +395,7 @@ export function createSession(options: SessionOptions): Session {
       // Its lists are not on screen: nothing to read again after a send.
       poller: { invalidate: () => {} },
       now,
-      pausedUntil: () => budget.pausedUntil,
+      pausedUntil: () => left.budget.pausedUntil,
     });
     if (going === 0) {
       void leaving.finish();
@@ -410,6 +430,7 @@ export function createSession(options: SessionOptions): Session {
         key: shopKey(baseUrl, currentKey),
         name: store.getState().shop ?? baseUrl,
         client: current,
+        budget,
       };
       // Nothing of the old shop may land after this: its reads are stopped (and aborted) first.
       poller.stop();
@@ -424,6 +445,8 @@ export function createSession(options: SessionOptions): Session {
       currentKeyId = keyFingerprint(target.apiKey);
       baseUrl = target.baseUrl;
       keySource = target.keySource;
+      budget = budgetOf(target.baseUrl, target.apiKey);
+      poller.setBudget(budget);
       const confirmedBefore = new Set(store.getState().outbox.map((text) => text.localId));
       goOnInBackground(sender, left);
       store.setState((s) => ({
@@ -472,7 +495,9 @@ export function createSession(options: SessionOptions): Session {
 
   return {
     store,
-    budget,
+    get budget() {
+      return budget;
+    },
     poller,
     get sender() {
       return sender;
@@ -527,7 +552,7 @@ export function createSession(options: SessionOptions): Session {
         going.close();
       }
       inBackground.clear();
-      budget.close();
+      for (const each of budgets.values()) each.close();
     },
   };
 }

@@ -278,6 +278,24 @@ describe('switching shops in the inbox', () => {
     });
   });
 
+  it('a 429 pause of the shop left does not hold up the shop switched to: its reads go at once', async () => {
+    const { north, south, tui } = await twoShops();
+    north.sim.faults.rateLimitBurst(1, 30);
+    await tui.press('R');
+    await tui.waitFor((_frame, state) => state.connection.state === 'rate_limited');
+    const southReadsBefore = (await south.requests()).length;
+
+    await switchTo(tui, 'south');
+    // Within seconds, not the 30 s north was asked to wait: south's budget is its key's own.
+    await tui.waitFor(
+      (shown, state) => startupLoaded(state) && shown.includes(SOUTH_NAME) && state.shop === 'south',
+      8_000,
+    );
+    expect(tui.state().connection.state).toBe('ok');
+    expect((await south.requests()).length).toBeGreaterThan(southReadsBefore);
+    expect(tui.session.budget.pausedUntil).toBeUndefined();
+  });
+
   it('a shop whose key file is gone: said, and the shop on screen stays as it was', async () => {
     const { tui } = await twoShops();
     await rm(shopKeyFilePath(env, 'south'));
