@@ -115,7 +115,8 @@ export interface SessionOptions {
   /**
    * Learn what the key may do before anyone types (src/session/key-mode.ts): asked at start, again every
    * few minutes and on R, remembered where `memory` says. Absent: only a refused write tells.
-   * Never for a process read-only by choice, which sends nothing but GET.
+   * Not asked while the shop on screen is read-only by choice (it sends nothing but GET); asked once a
+   * writable shop is switched to.
    */
   keyMode?: KeyModeOptions;
   /** Counts every attempt of the session's client (for /metrics); nothing is asked of the shop for it. */
@@ -264,21 +265,25 @@ export function createSession(options: SessionOptions): Session {
   let sender = new TextSender(context, options.outbox?.(options.apiKey, baseUrl), options.sendRetry);
   const inBackground = new Map<string, { sender: TextSender; stop: () => void }>();
   // Read before the first frame: a key remembered read-only shows [READ-ONLY] on it.
-  const keyMode =
-    options.keyMode && !options.readOnly
-      ? new KeyModeTracker(
-          {
-            store,
-            client: () => current,
-            pausedUntil: () => budget.pausedUntil,
-            now,
-            onWritable: () => void sender.sweep(),
-          },
-          options.keyMode,
-          options.apiKey,
-        )
-      : undefined;
+  // Made for a shop read-only by its config too (closed until a writable shop is switched to).
+  const keyMode = options.keyMode
+    ? new KeyModeTracker(
+        {
+          store,
+          client: () => current,
+          pausedUntil: () => budget.pausedUntil,
+          now,
+          onWritable: () => void sender.sweep(),
+        },
+        options.keyMode,
+        options.apiKey,
+      )
+    : undefined;
   if (keyMode) context.keyMode = keyMode;
+  if (options.readOnly) {
+    keyMode?.close();
+    store.setState({ keyMode: KEY_MODE_NOT_ASKED });
+  }
 
   let closed = false;
   let sweep: NodeJS.Timeout | undefined;
@@ -470,7 +475,11 @@ export function createSession(options: SessionOptions): Session {
       stopOnFatal = store.subscribe(onFatal);
       // A shop read-only by choice sends nothing but reads: its key's mode is not asked.
       if (target.readOnly) keyMode?.close();
-      else keyMode?.switchKey(target.apiKey);
+      else {
+        keyMode?.switchKey(target.apiKey);
+        // Not started yet when the inbox opened on a shop read-only by choice: asked now.
+        keyMode?.start();
+      }
       poller.start();
       poller.refreshAll();
       startSweep();
@@ -533,7 +542,7 @@ export function createSession(options: SessionOptions): Session {
       if (closed) return;
       // The first reads take their places in the budget first: the probe never delays them.
       poller.start();
-      keyMode?.start();
+      if (!options.readOnly) keyMode?.start();
       startSweep();
       void sender.resume();
     },

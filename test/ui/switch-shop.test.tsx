@@ -45,15 +45,19 @@ const SOUTH_NAME = 'North Sound Heating & Air';
 
 /** North: a simulator's main shop; south: another simulator's other shop (its own base URL and key). */
 async function twoShops(
-  options: { outboxes?: boolean } = {},
+  options: { outboxes?: boolean; northReadOnly?: boolean; southToken?: 'other_shop' | 'read' } = {},
 ): Promise<{ north: TestSim; south: TestSim; tui: TestTui }> {
   const north = await startSim();
   const south = await startSim({ seed: 3 });
   await writeKeyFile(shopKeyFilePath(env, 'north'), north.sim.tokens.write);
-  await writeKeyFile(shopKeyFilePath(env, 'south'), south.sim.tokens.other_shop);
+  await writeKeyFile(shopKeyFilePath(env, 'south'), south.sim.tokens[options.southToken ?? 'other_shop']);
   await writeConfig(env, {
     shops: {
-      north: { base_url: north.baseUrl, key_file: shopKeyFilePath(env, 'north') },
+      north: {
+        base_url: north.baseUrl,
+        key_file: shopKeyFilePath(env, 'north'),
+        ...(options.northReadOnly ? { read_only: true } : {}),
+      },
       south: { base_url: south.baseUrl, key_file: shopKeyFilePath(env, 'south') },
     },
     default_shop: 'north',
@@ -63,7 +67,9 @@ async function twoShops(
     columns: 110,
     rows: 30,
     now: seedCustomersAfternoon().now,
+    ...(options.northReadOnly ? { readOnly: true } : {}),
     session: {
+      ...(options.northReadOnly ? { keyMode: {} } : {}),
       shop: 'north',
       shops: configShops(env, false),
       ...(options.outboxes
@@ -71,7 +77,7 @@ async function twoShops(
         : {}),
     },
   });
-  await tui.waitFor((frame, state) => startupLoaded(state) && frame.includes(NORTH_NAME));
+  await tui.waitFor((frame, state) => startupLoaded(state) && frame.includes(NORTH_NAME), 8_000);
   return { north, south, tui };
 }
 
@@ -294,6 +300,31 @@ describe('switching shops in the inbox', () => {
     expect(tui.state().connection.state).toBe('ok');
     expect((await south.requests()).length).toBeGreaterThan(southReadsBefore);
     expect(tui.session.budget.pausedUntil).toBeUndefined();
+  });
+
+  it("from a shop read-only by its config to a writable shop whose key is read-only: the key's mode is asked, and [READ-ONLY] shown", async () => {
+    const { north, south, tui } = await twoShops({ northReadOnly: true, southToken: 'read' });
+    // Read-only by choice: its key's mode is never asked (only GETs of the lists reach north).
+    expect(tui.state()).toMatchObject({ readOnly: true, readOnlyReason: 'flag' });
+    expect(tui.state().keyMode.mode).toBe('unknown');
+    const northWrites = (await north.requests()).filter((request) => request.method !== 'GET');
+    expect(northWrites).toEqual([]);
+
+    await switchTo(tui, 'south');
+    // Asked at once for the new key (not learned from a refused write: nothing is written).
+    const frame = await tui.waitFor(
+      (shown, state) =>
+        state.shop === 'south' && state.keyMode.mode === 'read' && shown.includes('[READ-ONLY]'),
+      8_000,
+    );
+    expect(frame).toContain('[south]');
+    expect(tui.state()).toMatchObject({
+      readOnly: true,
+      readOnlyReason: 'server',
+      keyMode: { mode: 'read', how: 'probe' },
+    });
+    const southProbes = (await south.requests()).filter((request) => request.method !== 'GET');
+    expect(southProbes.length).toBeGreaterThan(0);
   });
 
   it('a shop whose key file is gone: said, and the shop on screen stays as it was', async () => {
