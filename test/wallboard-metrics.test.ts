@@ -72,6 +72,13 @@ function parseExposition(text: string): { samples: Sample[]; types: Map<string, 
   return { samples, types };
 }
 
+/** Attempts per status label, from [label, count] pairs. */
+function statusCounts(rows: Array<[string, number]>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [status, count] of rows) counts[status] = (counts[status] ?? 0) + count;
+  return counts;
+}
+
 const sampleValue = (samples: Sample[], name: string, labels: Record<string, string> = {}) =>
   samples.find(
     (sample) =>
@@ -141,8 +148,12 @@ describe('GET /metrics', () => {
       const seen = (await t.requests()).slice(0, before).filter((r) => r.path.startsWith('/v1/'));
       const totals = samples.filter((sample) => sample.name === 'shop_inbox_requests_total');
       expect(totals.reduce((sum, sample) => sum + sample.value, 0)).toBe(seen.length);
-      expect(sampleValue(samples, 'shop_inbox_requests_total', { endpoint: 'GET /me', status: '2xx' })).toBe(
+      expect(sampleValue(samples, 'shop_inbox_requests_total', { endpoint: 'GET /me', status: '200' })).toBe(
         seen.filter((r) => r.path === '/v1/me' && r.status === 200).length,
+      );
+      // The status label is the status the shop answered, request for request.
+      expect(statusCounts(totals.map((sample) => [sample.labels.status ?? '', sample.value]))).toEqual(
+        statusCounts(seen.map((r) => [String(r.status), 1])),
       );
       expect(sampleValue(samples, 'shop_inbox_rate_limited_total', shop)).toBe(0);
       const count = sampleValue(samples, 'shop_inbox_poll_latency_seconds_count', shop);
@@ -179,6 +190,15 @@ describe('GET /metrics', () => {
       expect(stats.rateLimited).toBe(limited);
       const rows = stats.requests().filter((row) => row.status === '429');
       expect(rows.reduce((sum, row) => sum + row.count, 0)).toBe(limited);
+      // Every attempt so far, 200s and 429s, under the status the simulator logged for it.
+      const logged = await untilAsync(async () => {
+        const requests = (await t.requests()).filter((r) => r.path.startsWith('/v1/'));
+        const counted = stats.requests().reduce((sum, row) => sum + row.count, 0);
+        return requests.length === counted ? requests : undefined;
+      });
+      expect(statusCounts(stats.requests().map((row) => [row.status, row.count]))).toEqual(
+        statusCounts(logged.map((r) => [String(r.status), 1])),
+      );
       expect(rows.every((row) => /^GET \/[a-z]+/.test(row.endpoint))).toBe(true);
     } finally {
       session.close();

@@ -69,8 +69,11 @@ export interface ShopClientOptions {
    * it grants is confirmed again just before the attempt is written.
    */
   beforeAttempt?: (request: AttemptInfo, signal: AbortSignal) => Promise<AttemptPermit | undefined>;
-  /** Called after every attempt that received an HTTP answer or failed, so the scheduler sees 429s. */
-  afterAttempt?: (request: AttemptInfo, error: ApiError | undefined) => void;
+  /**
+   * Called after every attempt that received an HTTP answer or failed, so the scheduler sees 429s; a
+   * success comes with its HTTP status (200, 201…).
+   */
+  afterAttempt?: (request: AttemptInfo, error: ApiError | undefined, successStatus?: number) => void;
   /**
    * Who may receive plain-http requests on loopback (this user or root, checked per connection).
    * Default: as SHOP_INBOX_TRUST_LOOPBACK says where the owner cannot be known.
@@ -347,7 +350,7 @@ export function createShopClient(options: ShopClientOptions): HttpShopClient {
     spec: RequestSpec,
     signal: AbortSignal,
     permits: readonly AttemptPermit[],
-  ): Promise<unknown> {
+  ): Promise<{ data: unknown; status: number }> {
     const url = new URL(`${baseUrl}${endpointPath(endpoint, spec.pathId)}`);
     for (const [name, value] of Object.entries(spec.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
@@ -424,7 +427,7 @@ export function createShopClient(options: ShopClientOptions): HttpShopClient {
           message: `the shop's API answered HTTP ${response.status} with a body that is not JSON`,
         });
       }
-      if (!endpoint.data) return body;
+      if (!endpoint.data) return { data: body, status: response.status };
       const parsed = successEnvelope(endpoint.data).safeParse(body);
       if (!parsed.success) {
         throw fail(endpoint, {
@@ -433,7 +436,7 @@ export function createShopClient(options: ShopClientOptions): HttpShopClient {
           message: `the shop's API answered with an unexpected shape (${describeSchemaProblem(parsed.error)})${mayHaveTakenEffect(endpoint)}`,
         });
       }
-      return parsed.data.data;
+      return { data: parsed.data.data, status: response.status };
     }
     throw statusError(endpoint, response, isJson ? body : undefined);
   }
@@ -540,9 +543,9 @@ export function createShopClient(options: ShopClientOptions): HttpShopClient {
         );
         let error: ApiError;
         try {
-          const data = await attempt(endpoint, spec, attemptTimer.signal, permits);
-          options.afterAttempt?.(info, undefined);
-          return data;
+          const answer = await attempt(endpoint, spec, attemptTimer.signal, permits);
+          options.afterAttempt?.(info, undefined, answer.status);
+          return answer.data;
         } catch (caught) {
           // Refused as it was about to be written, as if refused before the attempt: nothing was sent.
           if (caught instanceof RefusedBeforeWrite)

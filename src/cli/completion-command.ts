@@ -49,7 +49,7 @@ export function bashScript(): string {
     .map(({ names, option }) => {
       const pattern = names.join('|');
       if (option.completes === 'shop')
-        return `    ${pattern}) COMPREPLY=($(compgen -W "$(shop-inbox __complete shops 2>/dev/null)" -- "$cur")); return ;;`;
+        return `    ${pattern}) COMPREPLY=($(compgen -W "$(shop-inbox __complete shops "$cur" 2>/dev/null)" -- "$cur")); return ;;`;
       if (option.completes === 'file')
         return `    ${pattern}) COMPREPLY=($(compgen -f -- "$cur")); return ;;`;
       const choices = choicesOf(option);
@@ -118,7 +118,8 @@ export function fishScript(): string {
       if (option.short) parts.push(`-s ${option.short}`);
       if (option.type === 'string') {
         const choices = choicesOf(option);
-        if (option.completes === 'shop') parts.push("-x -a '(shop-inbox __complete shops 2>/dev/null)'");
+        if (option.completes === 'shop')
+          parts.push("-x -a '(shop-inbox __complete shops (commandline -ct) 2>/dev/null)'");
         else if (option.completes === 'file') parts.push('-r -F');
         else if (choices) parts.push(`-x -a '${choices.join(' ')}'`);
         else parts.push('-x');
@@ -146,13 +147,26 @@ export async function runCompletionCommand(args: string[], _env: NodeJS.ProcessE
 }
 
 /**
- * `shop-inbox __complete shops`: config.json's shops, one a line, for the scripts. Quiet on any problem
- * (a broken config completes nothing; the command run then says what is wrong).
+ * The words that complete the word typed after --shop: the shops, or, inside a comma list ("north,"), the
+ * list so far followed by each shop not yet in it ("north,south"), so the shell's prefix match keeps them.
+ */
+export function shopCandidates(names: readonly string[], typed: string): string[] {
+  const lastComma = typed.lastIndexOf(',');
+  if (lastComma < 0) return [...names];
+  const head = typed.slice(0, lastComma + 1);
+  const listed = new Set(head.split(',').filter(Boolean));
+  return names.filter((name) => !listed.has(name)).map((name) => `${head}${name}`);
+}
+
+/**
+ * `shop-inbox __complete shops [WORD]`: config.json's shops, one a line, for the scripts (WORD, the word
+ * being completed, continues a comma list). Quiet on any problem (a broken config completes nothing; the
+ * command run then says what is wrong).
  */
 export async function runCompleteCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   if (args[0] !== 'shops') return 2;
   try {
-    const names = shopNames(await readConfig(env));
+    const names = shopCandidates(shopNames(await readConfig(env)), args[1] ?? '');
     process.stdout.write(names.map((name) => `${name}\n`).join(''));
   } catch {
     // Nothing to offer.

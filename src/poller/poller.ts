@@ -68,7 +68,7 @@ function dedupe(slots: Slot[]): Slot[] {
 export class Poller {
   private readonly client: ShopClient;
   private readonly store: AppStore;
-  private readonly budget: RequestBudget;
+  private budget: RequestBudget;
   private readonly intervals: RefreshIntervals;
   private visibleSlots: VisibleSlots;
   private readonly pageSize: number;
@@ -166,6 +166,11 @@ export class Poller {
   refreshVisible(): void {
     for (const slot of this.visibleSlots(this.store.getState())) this.urgent.set(slotKey(slot), slot);
     this.retryNow();
+  }
+
+  /** Reads from now on wait on `budget` (another shop or key: the API counts requests per key). */
+  setBudget(budget: RequestBudget): void {
+    this.budget = budget;
   }
 
   /** `R`: everything, now (still one read at a time, within the budget). */

@@ -12,8 +12,10 @@ export interface AttemptOutcome {
   /** "GET /leads/{id}": the endpoint's template, never an id. */
   endpoint: string;
   method: string;
-  /** The HTTP status of a failure, 0 when no answer came; undefined for a success (2xx). */
+  /** The HTTP status of a failure, 0 when no answer came; undefined for a success. */
   failureStatus?: number;
+  /** The HTTP status of a success (200, 201…), when known. */
+  successStatus?: number | undefined;
   /** The failure's code ("network", "timeout", "rate_limited", "aborted"…), for a failure. */
   failureCode?: string;
   /** From the attempt's start (after the budget let it go) to its end. */
@@ -59,7 +61,7 @@ export class RequestStats {
     if (outcome.failureStatus === undefined) this.lastReadOk = this.now();
   }
 
-  /** Attempts per endpoint and status label ("2xx", "429", "503", "network", "timeout"…). */
+  /** Attempts per endpoint and status label ("200", "201", "429", "503", "network", "timeout"…). */
   requests(): Array<{ endpoint: string; status: string; count: number }> {
     return [...this.counts].map(([key, count]) => {
       const [endpoint = '', status = ''] = key.split('\u0000');
@@ -82,7 +84,8 @@ export class RequestStats {
 }
 
 function statusLabel(outcome: AttemptOutcome): string {
-  if (outcome.failureStatus === undefined) return '2xx';
+  if (outcome.failureStatus === undefined)
+    return outcome.successStatus ? String(outcome.successStatus) : '2xx';
   if (outcome.failureStatus > 0) return String(outcome.failureStatus);
   return outcome.failureCode ?? 'error';
 }

@@ -115,7 +115,8 @@ export interface SessionOptions {
   /**
    * Learn what the key may do before anyone types (src/session/key-mode.ts): asked at start, again every
    * few minutes and on R, remembered where `memory` says. Absent: only a refused write tells.
-   * Never for a process read-only by choice, which sends nothing but GET.
+   * Not asked while the shop on screen is read-only by choice (it sends nothing but GET); asked once a
+   * writable shop is switched to.
    */
   keyMode?: KeyModeOptions;
   /** Counts every attempt of the session's client (for /metrics); nothing is asked of the shop for it. */
@@ -124,9 +125,11 @@ export interface SessionOptions {
 
 export interface Session {
   store: AppStore;
-  budget: RequestBudget;
+  /** The request budget of the shop and key on screen (each has its own: it changes with a switch). */
+  readonly budget: RequestBudget;
   poller: Poller;
-  sender: TextSender;
+  /** The sender of the shop on screen (it changes with switchShop). */
+  readonly sender: TextSender;
   /** Always the current key's client. */
   readonly client: ShopClient;
   /** The current shop's API root (it changes with switchShop). */
@@ -136,7 +139,8 @@ export interface Session {
   /**
    * Goes on with another shop of config.json: its client, key, outbox and key mode; everything of the
    * old shop forgotten (what was read, texts typed for its customers, its questions), everything read again.
-   * Texts confirmed for the old shop and not yet known sent stay in its outbox, for its next inbox.
+   * Texts confirmed for the old shop and not yet known sent go on being sent in the background, with its
+   * key and outbox, until known sent; what becomes of them is said naming the shop.
    */
   switchShop(name: string): Promise<void>;
   /** Runs after each switch of shop (the box's hub of the new shop is joined there). */
@@ -181,7 +185,20 @@ export function createSession(options: SessionOptions): Session {
   // A templates.json that is not used is said at start (and kept in the message log), not only on ctrl-t.
   if (options.templatesProblem && options.view !== 'wallboard')
     store.setState({ notice: { text: options.templatesProblem, tone: 'warning', at: now() } });
-  const budget = new RequestBudget({ maxPerMinute: options.maxRpm ?? DEFAULT_MAX_RPM, now });
+  const shopKey = (url: string, apiKey: string) => `${url} ${keyFingerprint(apiKey)}`;
+  // The API counts requests, and pauses them after a 429, per key: each shop and key has its own budget, so
+  // that a pause of a shop left (or of its texts still sending) never holds up the shop on screen.
+  const budgets = new Map<string, RequestBudget>();
+  const budgetOf = (url: string, apiKey: string): RequestBudget => {
+    const key = shopKey(url, apiKey);
+    let found = budgets.get(key);
+    if (!found) {
+      found = new RequestBudget({ maxPerMinute: options.maxRpm ?? DEFAULT_MAX_RPM, now });
+      budgets.set(key, found);
+    }
+    return found;
+  };
+  let budget = budgetOf(options.baseUrl, options.apiKey);
   // Every key this session used, for redaction only: never on an object that could be inspected.
   const keysUsed: string[] = [];
   let baseUrl = options.baseUrl;
@@ -190,6 +207,7 @@ export function createSession(options: SessionOptions): Session {
   const attemptStarts = new WeakMap<object, number>();
   const clientFor = (apiKey: string, readOnly: boolean, url = baseUrl): HttpShopClient => {
     keysUsed.push(apiKey);
+    const own = budgetOf(url, apiKey);
     return createShopClient({
       ...options.client,
       baseUrl: url,
@@ -199,26 +217,24 @@ export function createSession(options: SessionOptions): Session {
       // The grant is the permit the client confirms just before it writes the request (a hub taken over
       // while stopped between the two must send nothing).
       beforeAttempt: async (request, signal) => {
-        const grant = await budget.acquire(
-          request.method === 'GET' || request.probe ? 'poll' : 'user',
-          signal,
-        );
+        const grant = await own.acquire(request.method === 'GET' || request.probe ? 'poll' : 'user', signal);
         attemptStarts.set(request, now());
         return grant;
       },
-      afterAttempt: (request, error) => {
+      afterAttempt: (request, error, successStatus) => {
         const started = attemptStarts.get(request);
         options.requestStats?.record({
           endpoint: request.endpoint,
           method: request.method,
-          ...(error ? { failureStatus: error.status, failureCode: error.code } : {}),
+          ...(error ? { failureStatus: error.status, failureCode: error.code } : { successStatus }),
           seconds: started === undefined ? 0 : Math.max(0, now() - started) / 1000,
         });
         if (error?.code !== 'rate_limited') return;
         const until = now() + (error.retryAfter ?? 60) * 1000;
         // Another user's inbox or another machine shares the key: pause, and halve the rate (AIMD).
-        budget.rateLimited(until);
-        store.setState({ connection: { state: 'rate_limited', until } });
+        own.rateLimited(until);
+        // The pause of a shop left (its texts still sending) is not the screen's.
+        if (own === budget) store.setState({ connection: { state: 'rate_limited', until } });
       },
     });
   };
@@ -248,23 +264,29 @@ export function createSession(options: SessionOptions): Session {
     ...(options.visibleSlots ? { visibleSlots: options.visibleSlots } : {}),
   });
   const context: ActionContext = { client, store, poller, now, pausedUntil: () => budget.pausedUntil };
-  const sender = new TextSender(context, options.outbox?.(options.apiKey, baseUrl), options.sendRetry);
+  // The sender of the shop on screen; those of shops left go on in the background until their texts are done.
+  let sender = new TextSender(context, options.outbox?.(options.apiKey, baseUrl), options.sendRetry);
+  const inBackground = new Map<string, { sender: TextSender; stop: () => void }>();
   // Read before the first frame: a key remembered read-only shows [READ-ONLY] on it.
-  const keyMode =
-    options.keyMode && !options.readOnly
-      ? new KeyModeTracker(
-          {
-            store,
-            client: () => current,
-            pausedUntil: () => budget.pausedUntil,
-            now,
-            onWritable: () => void sender.sweep(),
-          },
-          options.keyMode,
-          options.apiKey,
-        )
-      : undefined;
+  // Made for a shop read-only by its config too (closed until a writable shop is switched to).
+  const keyMode = options.keyMode
+    ? new KeyModeTracker(
+        {
+          store,
+          client: () => current,
+          pausedUntil: () => budget.pausedUntil,
+          now,
+          onWritable: () => void sender.sweep(),
+        },
+        options.keyMode,
+        options.apiKey,
+      )
+    : undefined;
   if (keyMode) context.keyMode = keyMode;
+  if (options.readOnly) {
+    keyMode?.close();
+    store.setState({ keyMode: KEY_MODE_NOT_ASKED });
+  }
 
   let closed = false;
   let sweep: NodeJS.Timeout | undefined;
@@ -303,6 +325,8 @@ export function createSession(options: SessionOptions): Session {
       current = next;
       currentKey = apiKey;
       currentKeyId = keyId;
+      budget = budgetOf(baseUrl, apiKey);
+      poller.setBudget(budget);
       // The hub of the old key is not this key's: the new key's calls go straight to the API.
       remote = undefined;
       for (const stop of closers.splice(0)) stop();
@@ -363,6 +387,43 @@ export function createSession(options: SessionOptions): Session {
   };
   let stopOnFatal = store.subscribe(onFatal);
 
+  /**
+   * The shop left keeps sending what staff confirmed there (its client, key and outbox) until each text
+   * is known sent; what becomes of them is said here, naming the shop. Its store is its own: nothing of
+   * it reaches the lists on screen.
+   */
+  const goOnInBackground = (
+    leaving: TextSender,
+    left: { key: string; name: string; client: ShopClient; budget: RequestBudget },
+  ) => {
+    const own = createAppStore({ readOnly: false });
+    const going = leaving.goOnInBackground({
+      client: left.client,
+      store: own,
+      // Its lists are not on screen: nothing to read again after a send.
+      poller: { invalidate: () => {} },
+      now,
+      pausedUntil: () => left.budget.pausedUntil,
+    });
+    if (going === 0) {
+      void leaving.finish();
+      return;
+    }
+    const stopTelling = own.subscribe((state, previous) => {
+      if (state.notice && state.notice !== previous.notice) {
+        store.setState({ notice: { ...state.notice, text: `Shop ${left.name}: ${state.notice.text}` } });
+      }
+      if (leaving.underWay() || inBackground.get(left.key)?.sender !== leaving) return;
+      inBackground.delete(left.key);
+      // After the notice of its last text (said in the same step) and its outbox's last write.
+      queueMicrotask(() => {
+        stopTelling();
+        void leaving.finish();
+      });
+    });
+    inBackground.set(left.key, { sender: leaving, stop: stopTelling });
+  };
+
   const shopListeners: Array<(target: ShopTarget) => void> = [];
   const switchShop = async (name: string) => {
     if (!options.shops) throw new Error('this inbox has no shops to switch to');
@@ -373,6 +434,12 @@ export function createSession(options: SessionOptions): Session {
     const next = clientFor(target.apiKey, target.readOnly, target.baseUrl);
     switching = true;
     try {
+      const left = {
+        key: shopKey(baseUrl, currentKey),
+        name: store.getState().shop ?? baseUrl,
+        client: current,
+        budget,
+      };
       // Nothing of the old shop may land after this: its reads are stopped (and aborted) first.
       poller.stop();
       stopSweep();
@@ -386,7 +453,10 @@ export function createSession(options: SessionOptions): Session {
       currentKeyId = keyFingerprint(target.apiKey);
       baseUrl = target.baseUrl;
       keySource = target.keySource;
+      budget = budgetOf(target.baseUrl, target.apiKey);
+      poller.setBudget(budget);
       const confirmedBefore = new Set(store.getState().outbox.map((text) => text.localId));
+      goOnInBackground(sender, left);
       store.setState((s) => ({
         ...withoutServerData(s),
         // Typed for the old shop's customers, or searched among them: none of it is the new shop's.
@@ -408,13 +478,27 @@ export function createSession(options: SessionOptions): Session {
       stopOnFatal = store.subscribe(onFatal);
       // A shop read-only by choice sends nothing but reads: its key's mode is not asked.
       if (target.readOnly) keyMode?.close();
-      else keyMode?.switchKey(target.apiKey);
+      else {
+        keyMode?.switchKey(target.apiKey);
+        // Not started yet when the inbox opened on a shop read-only by choice: asked now.
+        keyMode?.start();
+      }
       poller.start();
       poller.refreshAll();
       startSweep();
-      await sender.switchTo(options.outbox?.(target.apiKey, target.baseUrl), 'shop');
-      // The old shop's texts stay in its outbox file; this screen no longer shows them.
+      // The old shop's texts are its background sender's now; this screen no longer shows them.
       store.setState((s) => ({ outbox: s.outbox.filter((text) => !confirmedBefore.has(text.localId)) }));
+      const returning = inBackground.get(shopKey(target.baseUrl, target.apiKey));
+      if (returning) {
+        // Its texts still under way come back with the sender that holds them: never taken over twice.
+        inBackground.delete(shopKey(target.baseUrl, target.apiKey));
+        returning.stop();
+        sender = returning.sender;
+        sender.comeBack(context);
+      } else {
+        sender = new TextSender(context, options.outbox?.(target.apiKey, target.baseUrl), options.sendRetry);
+      }
+      await sender.resume();
     } finally {
       switching = false;
     }
@@ -423,9 +507,13 @@ export function createSession(options: SessionOptions): Session {
 
   return {
     store,
-    budget,
+    get budget() {
+      return budget;
+    },
     poller,
-    sender,
+    get sender() {
+      return sender;
+    },
     client,
     get baseUrl() {
       return baseUrl;
@@ -457,7 +545,7 @@ export function createSession(options: SessionOptions): Session {
       if (closed) return;
       // The first reads take their places in the budget first: the probe never delays them.
       poller.start();
-      keyMode?.start();
+      if (!options.readOnly) keyMode?.start();
       startSweep();
       void sender.resume();
     },
@@ -470,7 +558,13 @@ export function createSession(options: SessionOptions): Session {
       keyMode?.close();
       poller.stop();
       sender.close();
-      budget.close();
+      // Texts of shops left and still under way stay in their outboxes, for the next inbox of each.
+      for (const { sender: going, stop } of inBackground.values()) {
+        stop();
+        going.close();
+      }
+      inBackground.clear();
+      for (const each of budgets.values()) each.close();
     },
   };
 }

@@ -77,7 +77,7 @@ interface CurrentLink {
 const SILENT_HUB = 'The hub terminal is not answering: reading the shop on our own.';
 
 export function shareSession(session: Session, options: ShareOptions): Sharer {
-  const { store, poller, sender, budget } = session;
+  const { store, poller, budget } = session;
   const socketPath = hubSocketPath(options.env, options.baseUrl, options.apiKey, options.hubRoot);
   const dir = hubDir(options.env, options.hubRoot);
   const silenceMs = options.silenceMs ?? DEFAULT_SILENCE_MS;
@@ -367,7 +367,7 @@ export function shareSession(session: Session, options: ShareOptions): Sharer {
     // (held when it was killed) was not yet given up as stale: never left for the minute's sweep.
     for (const ms of [0, 3_000, 8_000]) {
       const timer = setTimeout(() => {
-        if (!stopped) void sender.sweep();
+        if (!stopped) void session.sender.sweep();
       }, ms);
       timer.unref?.();
     }

@@ -119,8 +119,9 @@ export function startInboxSession(options: InboxSessionOptions): Session {
       ? {}
       : { outbox: (apiKey: string, baseUrl: string) => OutboxFile.forKey(process.env, baseUrl, apiKey) }),
     ...(keySource ? { keySource } : {}),
-    // What the key may do, asked at start and remembered per key (not for a process that never writes).
-    ...(options.readOnly
+    // What the key may do, asked at start and remembered per key (not for a process that never writes; a
+    // shop read-only by its config is not asked, but a writable shop switched to is).
+    ...(options.readOnly && (options.readOnlyFlag === true || options.demo)
       ? {}
       : {
           keyMode: options.demo

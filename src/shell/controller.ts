@@ -477,8 +477,15 @@ export function createController(options: ControllerOptions) {
     set({ shopPicker: undefined });
     if (name === undefined) return;
     if (name === state.shop) return notify(`The shop ${name} is the one on screen.`);
-    const unsent = unsentCount(state);
-    if (unsent > 0) return ask({ kind: 'confirm-switch-shop', shop: name, unsent }, batch);
+    const sending = state.outbox
+      .filter((text) => text.state === 'sending' || text.state === 'waiting')
+      .map((text) => ({ name: text.contactName, phone: text.phone }));
+    const typed = Object.values(state.composed).filter((line) => line.text.trim().length > 0).length;
+    if (typed + sending.length > 0)
+      return ask(
+        { kind: 'confirm-switch-shop', shop: name, from: state.shop ?? 'on screen', typed, sending },
+        batch,
+      );
     switchShop(name);
   };
 

@@ -165,8 +165,17 @@ export type Prompt =
   | ConfirmSend
   | ConfirmApprove
   | { kind: 'confirm-quit'; unsent: number }
-  /** Switching shops while a text is typed or still sending for this one. */
-  | { kind: 'confirm-switch-shop'; shop: string; unsent: number };
+  /**
+   * Switching shops while a text is typed or still sending for this one (`from`): the typed ones are
+   * dropped, the sending ones go on in the background (their recipients, to say so).
+   */
+  | {
+      kind: 'confirm-switch-shop';
+      shop: string;
+      from: string;
+      typed: number;
+      sending: ReadonlyArray<{ name: string; phone: string }>;
+    };
 
 /** The command palette (: or ctrl-p): the query typed and the highlighted match. */
 export interface PaletteState {

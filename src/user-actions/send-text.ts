@@ -58,7 +58,8 @@ export class TextSender {
   private readonly firstOutcome = new Map<string, (delivery: Delivery) => void>();
 
   constructor(
-    private readonly context: ActionContext,
+    /** The screen's, or (after a switch of shop) a context of its own shop alone: see goOnInBackground. */
+    private context: ActionContext,
     /** Where confirmed texts wait until they are known sent; none in the demo. */
     private persistence?: OutboxPersistence,
     private readonly retry: { baseMs: number; maxMs: number } = DEFAULT_SEND_RETRY,
@@ -143,14 +144,7 @@ export class TextSender {
    * key comes next, and are never sent with the new one. Then the new key's
    * own outbox is resumed.
    */
-  /**
-   * `why`: a refused key (the default), or a switch to another shop of config.json. Either way, texts not
-   * known sent stay in their own key's outbox and are never sent with another key.
-   */
-  async switchTo(
-    persistence: OutboxPersistence | undefined,
-    why: 'refused-key' | 'shop' = 'refused-key',
-  ): Promise<void> {
+  async switchTo(persistence: OutboxPersistence | undefined): Promise<void> {
     this.close();
     const previous = this.persistence;
     this.persistence = persistence;
@@ -171,9 +165,7 @@ export class TextSender {
               state: 'failed',
               finishedAt: this.context.now(),
               reason:
-                why === 'shop'
-                  ? 'Confirmed for the shop left and not known to be sent: it stays in that shop’s outbox and is sent by its next inbox (or when you switch back).'
-                  : 'Confirmed with the key the shop refused and not known to be sent: it stays in that key’s outbox and is never sent with another key.',
+                'Confirmed with the key the shop refused and not known to be sent: it stays in that key’s outbox and is never sent with another key.',
             }
           : text,
       ),
@@ -184,6 +176,41 @@ export class TextSender {
     this.inFlight = new AbortController();
     this.watchDamage(persistence);
     await this.resume();
+  }
+
+  /**
+   * Another shop goes on screen: the texts confirmed here and not yet known sent go on being sent, with
+   * this shop's client, key and outbox, in `background` (a store of their own, so that nothing of this
+   * shop reaches the new shop's lists). What becomes of them is said in `background`'s store. Returns
+   * how many go on; with none, call `finish`.
+   */
+  goOnInBackground(background: ActionContext): number {
+    const going = this.context.store.getState().outbox.filter(isUnderWay);
+    // Their first outcome was awaited by the screen left: it no longer shows it.
+    for (const text of going)
+      this.settle(text.localId, { kind: 'parked', text, reason: 'goes on in the background' });
+    background.store.setState({ outbox: going });
+    this.context = background;
+    return going.length;
+  }
+
+  /** Back on screen (its shop was switched to again): its texts under way join the screen's outbox. */
+  comeBack(context: ActionContext): void {
+    const going = this.context.store.getState().outbox.filter(isUnderWay);
+    context.store.setState((state) => ({ outbox: trim([...state.outbox, ...going]) }));
+    this.context = context;
+  }
+
+  /** Whether a text of this sender is still sending or waiting to be tried again. */
+  underWay(): boolean {
+    return this.context.store.getState().outbox.some(isUnderWay);
+  }
+
+  /** Done with (its texts are known sent, or it is not needed): stops, and gives its outbox up. */
+  async finish(): Promise<void> {
+    this.close();
+    await this.lastSave;
+    await this.persistence?.release?.().catch(() => {});
   }
 
   /** Adds texts taken over from the file and sends those still in their 23 h window; returns how many. */
@@ -595,6 +622,10 @@ function idsBeforeSend(
   }
   kept[text.localId] = contactTexts(state, text.contactId).map((message) => message.id);
   return kept;
+}
+
+function isUnderWay(text: OutgoingText): boolean {
+  return text.state === 'sending' || text.state === 'waiting';
 }
 
 function trim(outbox: OutgoingText[]): OutgoingText[] {

@@ -37,7 +37,7 @@ export const METRICS: Readonly<Record<string, { type: Kind; help: string }>> = {
   },
   shop_inbox_requests_total: {
     type: 'counter',
-    help: 'Requests this process made to the shop, by endpoint and status (2xx, the HTTP status, or network, timeout).',
+    help: 'Requests this process made to the shop, by endpoint and status (the HTTP status the shop answered: 200, 201, 429, 503…; or network, timeout).',
   },
   shop_inbox_rate_limited_total: {
     type: 'counter',

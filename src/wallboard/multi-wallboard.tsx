@@ -6,7 +6,7 @@
  * the column's store, with "OFFLINE since" per shop.
  */
 import { Box } from 'ink';
-import type { ComponentType } from 'react';
+import { type ComponentType, useSyncExternalStore } from 'react';
 import type { AppStore } from '../store/app-store.js';
 import { type WaitingCounts, waitingCounts } from '../store/counts.js';
 import { AppServicesContext, useAppState, useServices } from '../ui-kit/app-context.js';
@@ -32,6 +32,27 @@ export function columnDigitScale(width: number, height: number, counts: readonly
   while (bigWidth('8'.repeat(widest), byWidth + 1) <= tileWidth) byWidth += 1;
   const byHeight = Math.floor((height - COLUMN_FIXED_ROWS - 1) / (2 * GLYPH_HEIGHT));
   return Math.max(0, Math.min(byWidth, byHeight, MAX_SCALE));
+}
+
+/**
+ * The widest count of every shop, followed in each shop's store, so a count that grows on any shop resizes
+ * the digits (made once per screen: its functions keep their identity between renders).
+ */
+function widestCountSource(shops: readonly WallboardShop[]) {
+  const widest = () =>
+    Math.max(
+      1,
+      ...shops.flatMap((shop) =>
+        Object.values(waitingCounts(shop.store.getState())).map((value) => value.length),
+      ),
+    );
+  const subscribe = (changed: () => void) => {
+    const stops = shops.map((shop) => shop.store.subscribe(changed));
+    return () => {
+      for (const stop of stops) stop();
+    };
+  };
+  return { subscribe, widest };
 }
 
 function ShopColumn({ name, width, scale }: { name: string; width: number; scale: number }) {
@@ -74,11 +95,14 @@ function ShopColumn({ name, width, scale }: { name: string; width: number; scale
 
 /** The screen for these shops; the primary session's store gives the terminal's size and the keys. */
 export function multiWallboard(shops: readonly WallboardShop[]): ComponentType<{ height: number }> {
+  const widestCount = widestCountSource(shops);
   return function MultiWallboard({ height }: { height: number }) {
     const services = useServices();
     const columns = useAppState((state) => state.columns);
     const quitKeys = services.keymap.keysOf('quit');
     const width = Math.max(10, Math.floor(columns / Math.max(1, shops.length)));
+    // Re-renders when any shop's widest count changes, not only the primary store's.
+    useSyncExternalStore(widestCount.subscribe, widestCount.widest);
     const counts = shops.map((shop) => waitingCounts(shop.store.getState()));
     const scale = columnDigitScale(width, height - 1, counts);
     return (

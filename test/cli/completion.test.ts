@@ -99,6 +99,13 @@ describe('shop-inbox completion bash (run by bash)', () => {
     });
     expect(bashComplete(['shop-inbox', '--shop', ''])).toEqual(['north', 'east']);
   });
+
+  it('completes a comma list after --wallboard --shop name after name', () => {
+    expect(bashComplete(['shop-inbox', '--wallboard', '--shop', 'north,'])).toEqual(['north,south']);
+    expect(bashComplete(['shop-inbox', '--wallboard', '--shop', 'north,s'])).toEqual(['north,south']);
+    expect(bashComplete(['shop-inbox', '--wallboard', '--shop', 'south,'])).toEqual(['south,north']);
+    expect(bashComplete(['shop-inbox', '--wallboard', '--shop', 'north,south,'])).toEqual([]);
+  });
 });
 
 describe.runIf(hasShell('zsh'))('shop-inbox completion zsh (run by zsh)', () => {
@@ -117,6 +124,7 @@ describe.runIf(hasShell('zsh'))('shop-inbox completion zsh (run by zsh)', () => 
         .split('\n')
         .filter(Boolean);
     expect(run(['shop-inbox', 'status', '--shop', ''])).toEqual(['north', 'south']);
+    expect(run(['shop-inbox', '--wallboard', '--shop', 'north,'])).toEqual(['north,south']);
     // zsh's compgen offers the command's words and zsh matches them to what is typed itself.
     const offered = run(['shop-inbox', 'reviews', '--un']);
     expect(offered).toContain('--unreplied');
@@ -140,6 +148,7 @@ describe.runIf(hasShell('fish'))('shop-inbox completion fish (run by fish)', () 
     expect(run('shop-inbox status --shop ')).toEqual(['north', 'south']);
     expect(run('shop-inbox actions --status pu')).toEqual(['published']);
     expect(run('shop-inbox reviews --unr')).toEqual(['--unreplied']);
+    expect(run('shop-inbox --wallboard --shop north,')).toEqual(['north,south']);
   });
 });
 
@@ -153,6 +162,7 @@ describe('the scripts and __complete', () => {
 
   it('__complete shops lists the shops one a line, and nothing (exit 0) for a broken config', async () => {
     expect((await runCli(['__complete', 'shops'], env)).stdout).toBe('north\nsouth\n');
+    expect((await runCli(['__complete', 'shops', 'south,'], env)).stdout).toBe('south,north\n');
     await writeFile(join(env.XDG_CONFIG_HOME as string, 'shop-inbox', 'config.json'), '{ not json');
     const broken = await runCli(['__complete', 'shops'], env);
     expect(broken).toMatchObject({ status: 0, stdout: '', stderr: '' });

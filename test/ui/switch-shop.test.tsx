@@ -7,16 +7,28 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeConfig } from '../../src/config/config-file.js';
 import { writeKeyFile } from '../../src/config/key-file.js';
 import { shopKeyFilePath } from '../../src/config/shops.js';
+import { OutboxFile } from '../../src/outbox/outbox-file.js';
 import { configShops } from '../../src/session/start-inbox-session.js';
+import { switchShopQuestion } from '../../src/shell/switch-shop-question.js';
 import type { AppState } from '../../src/store/app-store.js';
 import { seedCustomersAfternoon } from '../support/clock.js';
 import { startSim, type TestSim } from '../support/sim.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
-import { confirmTheSend, SEND_QUESTION, startupLoaded, waitComposer } from '../support/write-flows.js';
+import {
+  confirmTheSend,
+  inboxLeadWhere,
+  outboundTo,
+  recordWire,
+  SEND_QUESTION,
+  selectLeadByPhone,
+  simConsent,
+  startupLoaded,
+  waitComposer,
+} from '../support/write-flows.js';
 
 let home: string;
 let env: NodeJS.ProcessEnv;
@@ -32,14 +44,20 @@ const NORTH_NAME = 'Rivera Plumbing & Heating';
 const SOUTH_NAME = 'North Sound Heating & Air';
 
 /** North: a simulator's main shop; south: another simulator's other shop (its own base URL and key). */
-async function twoShops(): Promise<{ north: TestSim; south: TestSim; tui: TestTui }> {
+async function twoShops(
+  options: { outboxes?: boolean; northReadOnly?: boolean; southToken?: 'other_shop' | 'read' } = {},
+): Promise<{ north: TestSim; south: TestSim; tui: TestTui }> {
   const north = await startSim();
   const south = await startSim({ seed: 3 });
   await writeKeyFile(shopKeyFilePath(env, 'north'), north.sim.tokens.write);
-  await writeKeyFile(shopKeyFilePath(env, 'south'), south.sim.tokens.other_shop);
+  await writeKeyFile(shopKeyFilePath(env, 'south'), south.sim.tokens[options.southToken ?? 'other_shop']);
   await writeConfig(env, {
     shops: {
-      north: { base_url: north.baseUrl, key_file: shopKeyFilePath(env, 'north') },
+      north: {
+        base_url: north.baseUrl,
+        key_file: shopKeyFilePath(env, 'north'),
+        ...(options.northReadOnly ? { read_only: true } : {}),
+      },
       south: { base_url: south.baseUrl, key_file: shopKeyFilePath(env, 'south') },
     },
     default_shop: 'north',
@@ -49,9 +67,17 @@ async function twoShops(): Promise<{ north: TestSim; south: TestSim; tui: TestTu
     columns: 110,
     rows: 30,
     now: seedCustomersAfternoon().now,
-    session: { shop: 'north', shops: configShops(env, false) },
+    ...(options.northReadOnly ? { readOnly: true } : {}),
+    session: {
+      ...(options.northReadOnly ? { keyMode: {} } : {}),
+      shop: 'north',
+      shops: configShops(env, false),
+      ...(options.outboxes
+        ? { outbox: (key: string, baseUrl: string) => OutboxFile.forKey(env, baseUrl, key) }
+        : {}),
+    },
   });
-  await tui.waitFor((frame, state) => startupLoaded(state) && frame.includes(NORTH_NAME));
+  await tui.waitFor((frame, state) => startupLoaded(state) && frame.includes(NORTH_NAME), 8_000);
   return { north, south, tui };
 }
 
@@ -156,16 +182,149 @@ describe('switching shops in the inbox', () => {
     expect(tui.state().composed[contactId]?.text).toBe('Running late');
 
     await switchTo(tui, 'south');
-    await tui.waitFor('typed or still sending for this shop. Switch to south anyway? y/n');
+    await tui.waitFor('Switch to south? y/n · 1 text typed for shop north is dropped.');
     await tui.press('n');
     expect(tui.state().shop).toBe('north');
     expect(tui.state().composed[contactId]?.text).toBe('Running late');
 
     await switchTo(tui, 'south');
-    await tui.waitFor('Switch to south anyway? y/n');
+    await tui.waitFor('Switch to south? y/n');
     await tui.press('y');
     await tui.waitFor((frame) => frame.includes(SOUTH_NAME), 8_000);
     expect(tui.state().composed).toEqual({});
+  });
+
+  it('a text still sending for the shop left goes on in the background: sent once there, none at the other, said naming the shop', async () => {
+    const { north, south, tui } = await twoShops({ outboxes: true });
+    const northOutbox = OutboxFile.forKey(env, north.baseUrl, north.sim.tokens.write);
+    const wire = recordWire(north.sim);
+    const target = inboxLeadWhere(tui, (contact) => simConsent(north.sim, contact.phone) === true);
+    const { contact } = target;
+    const body = 'On our way, 10 minutes';
+    await selectLeadByPhone(tui, contact.phone);
+    await tui.press('c');
+    await waitComposer(tui, contact.id);
+    await tui.press(body, KEYS.enter);
+    await tui.waitFor(SEND_QUESTION);
+    // The send reaches north's simulator and is held there, unanswered.
+    wire.hold((request) => request.method === 'POST' && request.path.endsWith('/messages'));
+    await confirmTheSend(tui);
+    await tui.waitFor(() => wire.held === 1);
+    // Kill-safety as before: its record (key and body) is on disk before the first attempt.
+    expect((await northOutbox.inspect()).waiting).toBe(1);
+
+    await switchTo(tui, 'south');
+    const question = await tui.waitFor('Switch to south? y/n · 1 text to ');
+    expect(question).toContain(`1 text to ${contact.name} (${contact.phone}) is still`);
+    const prompt = tui.state().prompt;
+    expect(prompt?.kind === 'confirm-switch-shop' && switchShopQuestion(prompt)).toBe(
+      `Switch to south? y/n · 1 text to ${contact.name} (${contact.phone}) is still being sent for shop north; it goes on in the background.`,
+    );
+    await tui.press('y');
+    await tui.waitFor(
+      (shown, state) => startupLoaded(state) && shown.includes(SOUTH_NAME) && state.shop === 'south',
+      8_000,
+    );
+    // Nothing of north on screen or in the state, its text under way included.
+    expect(tui.state().outbox).toEqual([]);
+    expect(tui.frame()).not.toContain(contact.phone);
+
+    wire.release();
+    await tui.waitFor(
+      (_frame, state) => state.notice?.text === `Shop north: Sent to ${contact.name} (${contact.phone}).`,
+      8_000,
+    );
+    expect(outboundTo(north.sim, contact.id).filter((message) => message.body === body)).toHaveLength(1);
+    expect(wire.writes.filter((write) => JSON.stringify(write.body).includes(body))).toHaveLength(1);
+    const southWrites = (await south.requests()).filter((request) => request.method !== 'GET');
+    expect(southWrites).toEqual([]);
+    await vi.waitFor(async () => expect((await northOutbox.inspect()).waiting).toBe(0), {
+      timeout: 5_000,
+    });
+    expect(tui.state().outbox).toEqual([]);
+    expect(tui.state().shop).toBe('south');
+    expect(tui.frame()).toContain(SOUTH_NAME);
+    expect(tui.frame()).not.toContain(NORTH_NAME);
+  });
+
+  it('a switch back while a text of that shop is still sending shows it again, and it is sent once', async () => {
+    const { north, tui } = await twoShops({ outboxes: true });
+    const northOutbox = OutboxFile.forKey(env, north.baseUrl, north.sim.tokens.write);
+    const wire = recordWire(north.sim);
+    const { contact } = inboxLeadWhere(tui, (candidate) => simConsent(north.sim, candidate.phone) === true);
+    const body = 'Back at the van in 5';
+    await selectLeadByPhone(tui, contact.phone);
+    await tui.press('c');
+    await waitComposer(tui, contact.id);
+    await tui.press(body, KEYS.enter);
+    await tui.waitFor(SEND_QUESTION);
+    wire.hold((request) => request.method === 'POST' && request.path.endsWith('/messages'));
+    await confirmTheSend(tui);
+    await tui.waitFor(() => wire.held === 1);
+
+    await switchTo(tui, 'south');
+    await tui.waitFor('Switch to south? y/n');
+    await tui.press('y');
+    await tui.waitFor((shown, state) => startupLoaded(state) && shown.includes(SOUTH_NAME), 8_000);
+    await switchTo(tui, 'north');
+    await tui.waitFor((shown, state) => startupLoaded(state) && shown.includes(NORTH_NAME), 8_000);
+    // Still held at north: the text is on screen again, sending, and not taken over a second time.
+    expect(tui.state().outbox.map((text) => [text.body, text.state])).toEqual([[body, 'sending']]);
+
+    wire.release();
+    await tui.waitFor(
+      (_frame, state) => state.notice?.text === `Sent to ${contact.name} (${contact.phone}).`,
+      8_000,
+    );
+    expect(tui.state().outbox.map((text) => [text.body, text.state])).toEqual([[body, 'sent']]);
+    expect(outboundTo(north.sim, contact.id).filter((message) => message.body === body)).toHaveLength(1);
+    expect(wire.writes.filter((write) => JSON.stringify(write.body).includes(body))).toHaveLength(1);
+    await vi.waitFor(async () => expect((await northOutbox.inspect()).waiting).toBe(0), {
+      timeout: 5_000,
+    });
+  });
+
+  it('a 429 pause of the shop left does not hold up the shop switched to: its reads go at once', async () => {
+    const { north, south, tui } = await twoShops();
+    north.sim.faults.rateLimitBurst(1, 30);
+    await tui.press('R');
+    await tui.waitFor((_frame, state) => state.connection.state === 'rate_limited');
+    const southReadsBefore = (await south.requests()).length;
+
+    await switchTo(tui, 'south');
+    // Within seconds, not the 30 s north was asked to wait: south's budget is its key's own.
+    await tui.waitFor(
+      (shown, state) => startupLoaded(state) && shown.includes(SOUTH_NAME) && state.shop === 'south',
+      8_000,
+    );
+    expect(tui.state().connection.state).toBe('ok');
+    expect((await south.requests()).length).toBeGreaterThan(southReadsBefore);
+    expect(tui.session.budget.pausedUntil).toBeUndefined();
+  });
+
+  it("from a shop read-only by its config to a writable shop whose key is read-only: the key's mode is asked, and [READ-ONLY] shown", async () => {
+    const { north, south, tui } = await twoShops({ northReadOnly: true, southToken: 'read' });
+    // Read-only by choice: its key's mode is never asked (only GETs of the lists reach north).
+    expect(tui.state()).toMatchObject({ readOnly: true, readOnlyReason: 'flag' });
+    expect(tui.state().keyMode.mode).toBe('unknown');
+    const northWrites = (await north.requests()).filter((request) => request.method !== 'GET');
+    expect(northWrites).toEqual([]);
+
+    await switchTo(tui, 'south');
+    // Asked at once for the new key (not learned from a refused write: nothing is written).
+    const frame = await tui.waitFor(
+      (shown, state) =>
+        state.shop === 'south' && state.keyMode.mode === 'read' && shown.includes('[READ-ONLY]'),
+      8_000,
+    );
+    expect(frame).toContain('[south]');
+    expect(tui.state()).toMatchObject({
+      readOnly: true,
+      readOnlyReason: 'server',
+      keyMode: { mode: 'read', how: 'probe' },
+    });
+    const southProbes = (await south.requests()).filter((request) => request.method !== 'GET');
+    expect(southProbes.length).toBeGreaterThan(0);
   });
 
   it('a shop whose key file is gone: said, and the shop on screen stays as it was', async () => {

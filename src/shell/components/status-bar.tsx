@@ -13,6 +13,7 @@ import { Text } from '../../ui-kit/components/text.js';
 import { oneLine, updatedAgo } from '../../ui-kit/format.js';
 import { displayKey } from '../../ui-kit/input/key-event.js';
 import { contextOf } from '../commands/dispatch.js';
+import { switchShopQuestion } from '../switch-shop-question.js';
 
 /** A notice stays this long; errors stay until the next notice. */
 const NOTICE_MS = 8_000;
@@ -55,8 +56,7 @@ function PromptText({ prompt }: { prompt: NonNullable<AppState['prompt']> }) {
     case 'confirm-switch-shop':
       return (
         <Text color={theme.warning} bold wrap="truncate-end">
-          {prompt.unsent === 1 ? 'A text is' : `${prompt.unsent} texts are`} typed or still sending for this
-          shop. Switch to {prompt.shop} anyway? y/n (texts confirmed stay in this shop's outbox)
+          {switchShopQuestion(prompt)}
         </Text>
       );
     case 'confirm-quit':
