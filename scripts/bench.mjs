@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { BUNDLE_ALIASES } from './bundle-options.mjs';
 
 // Inside node_modules, so that node-pty and esbuild resolve from the bundle as from the project.
 const dir = join('node_modules', '.cache', 'shop-inbox-bench');
@@ -15,6 +16,7 @@ try {
     entryPoints: ['bench/figures.ts'],
     outfile,
     bundle: true,
+    alias: BUNDLE_ALIASES,
     platform: 'node',
     format: 'esm',
     target: 'node20',

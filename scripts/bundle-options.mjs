@@ -27,6 +27,13 @@ const noDevtools = replaceModule(
 );
 
 /**
+ * Packages bundled from another file than their "main": jsonc-parser's "main" is a UMD build whose require()s
+ * of its own files esbuild cannot follow; its ESM build ("module") bundles whole. Every bundle of the
+ * project's code (the CLI, the tests' child processes) uses these.
+ */
+export const BUNDLE_ALIASES = { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' };
+
+/**
  * esbuild options for a bundled Ink program: production React, Node 20, ESM.
  * The CLI and the benchmark's bare Ink reference are built with these; the
  * reference from Ink as shipped (bench/figures.ts).
@@ -40,9 +47,7 @@ export const INK_BUNDLE = {
   legalComments: 'none',
   logLevel: 'warning',
   plugins: [noDevtools],
-  // jsonc-parser's "main" is a UMD build whose require()s of its own files esbuild cannot follow; its ESM
-  // build ("module") bundles whole.
-  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+  alias: BUNDLE_ALIASES,
   banner: {
     js: [
       '#!/usr/bin/env node',

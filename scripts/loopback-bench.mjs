@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { BUNDLE_ALIASES } from './bundle-options.mjs';
 
 const dir = join('node_modules', '.cache', `shop-inbox-loopback-bench-${process.pid}`);
 await mkdir(dir, { recursive: true });
@@ -13,6 +14,7 @@ try {
     entryPoints: ['bench/loopback-check.ts'],
     outfile,
     bundle: true,
+    alias: BUNDLE_ALIASES,
     platform: 'node',
     format: 'esm',
     target: 'node20',

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLE_ALIASES } from '../../scripts/bundle-options.mjs';
 import { OutboxFile } from '../../src/outbox/outbox-file.js';
 import { startSim, type TestSim } from '../support/sim.js';
 import { until } from '../support/until.js';
@@ -44,6 +45,7 @@ beforeAll(async () => {
     entryPoints: [fileURLToPath(new URL('./support/outbox-child.ts', import.meta.url))],
     outfile: childScript,
     bundle: true,
+    alias: BUNDLE_ALIASES,
     platform: 'node',
     format: 'esm',
     target: 'node20',

@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { BUNDLE_ALIASES } from '../../../scripts/bundle-options.mjs';
 import type { TestSim } from '../../support/sim.js';
 import type { TerminalConfig } from './hub-terminal.js';
 
@@ -42,6 +43,7 @@ export async function bundleTerminal(
     entryPoints: [entry],
     outfile,
     bundle: true,
+    alias: BUNDLE_ALIASES,
     platform: 'node',
     format: 'esm',
     target: 'node20',
