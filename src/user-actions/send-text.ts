@@ -48,6 +48,8 @@ export class TextSender {
   /** Texts of a key this process no longer uses: never sent, written or changed again. */
   private readonly retired = new Set<string>();
   private closed = false;
+  /** Going on after a switch of shop: no composer of its shop is on screen (see goOnInBackground). */
+  private inBackground = false;
   private inFlight = new AbortController();
   private lastSave: Promise<void> = Promise.resolve();
   /** Texts whose record is on disk: written before their first attempt, or taken over from the file. */
@@ -191,6 +193,7 @@ export class TextSender {
       this.settle(text.localId, { kind: 'parked', text, reason: 'goes on in the background' });
     background.store.setState({ outbox: going });
     this.context = background;
+    this.inBackground = true;
     return going.length;
   }
 
@@ -199,6 +202,7 @@ export class TextSender {
     const going = this.context.store.getState().outbox.filter(isUnderWay);
     context.store.setState((state) => ({ outbox: trim([...state.outbox, ...going]) }));
     this.context = context;
+    this.inBackground = false;
   }
 
   /** Whether a text of this sender is still sending or waiting to be tried again. */
@@ -570,6 +574,9 @@ export class TextSender {
    */
   private restoreToComposer(text: OutgoingText): string {
     const recipient = recipientOf(text);
+    // No composer of this shop is on screen, and this sender may be done with before its shop is again:
+    // the words themselves are said (status line and log), so that nothing typed is lost unseen.
+    if (this.inBackground) return `Its text was: “${text.body}”.`;
     let where = `The text is back in the composer for ${recipient}.`;
     this.context.store.setState((state) => {
       const since = state.composed[text.contactId];

@@ -247,6 +247,43 @@ describe('switching shops in the inbox', () => {
     expect(tui.frame()).not.toContain(NORTH_NAME);
   });
 
+  it('a text refused by the shop left, in the background: the status line and the log say so naming the shop, with its words', async () => {
+    const { north, tui } = await twoShops({ outboxes: true });
+    const northOutbox = OutboxFile.forKey(env, north.baseUrl, north.sim.tokens.write);
+    const wire = recordWire(north.sim);
+    const target = inboxLeadWhere(tui, (contact) => simConsent(north.sim, contact.phone) === true);
+    const { contact } = target;
+    const body = 'Your part arrived, we can come Tuesday';
+    await selectLeadByPhone(tui, contact.phone);
+    await tui.press('c');
+    await waitComposer(tui, contact.id);
+    await tui.press(body, KEYS.enter);
+    await tui.waitFor(SEND_QUESTION);
+    wire.hold((request) => request.method === 'POST' && request.path.endsWith('/messages'));
+    await confirmTheSend(tui);
+    await tui.waitFor(() => wire.held === 1);
+    await switchTo(tui, 'south');
+    await tui.waitFor('Switch to south? y/n');
+    await tui.press('y');
+    await tui.waitFor((shown, state) => startupLoaded(state) && shown.includes(SOUTH_NAME), 8_000);
+    // North's texting stops being live while the text waits there: north refuses it for good.
+    north.sim.shops.main.texting.status = 'pending';
+    wire.release();
+    const notice = await tui.waitFor(
+      (_frame, state) =>
+        state.notice?.text.startsWith(`Shop north: Not sent to ${contact.name} (${contact.phone})`) === true,
+      8_000,
+    );
+    expect(notice).toBeTruthy();
+    const said = tui.state().notice?.text ?? '';
+    expect(said).toContain(`Its text was: “${body}”.`);
+    expect(said).not.toContain('back in the composer');
+    expect(tui.state().log.some((entry) => entry.text === said)).toBe(true);
+    expect(outboundTo(north.sim, contact.id).filter((message) => message.body === body)).toHaveLength(0);
+    // Refused for good: gone from north's outbox, never tried again.
+    await vi.waitFor(async () => expect((await northOutbox.inspect()).waiting).toBe(0), { timeout: 5_000 });
+  });
+
   it('a switch back while a text of that shop is still sending shows it again, and it is sent once', async () => {
     const { north, tui } = await twoShops({ outboxes: true });
     const northOutbox = OutboxFile.forKey(env, north.baseUrl, north.sim.tokens.write);
