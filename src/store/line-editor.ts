@@ -128,7 +128,8 @@ function cutRange(line: LineText, from: number, to: number): Cut {
 
 /** ctrl-u: everything before the cursor (on its line, when the text has several). */
 export function killToStart(line: LineText): Cut {
-  const lineStart = line.text.lastIndexOf('\n', line.cursor - 1) + 1;
+  // lastIndexOf takes a negative start as 0 and would find a line break right at the cursor.
+  const lineStart = line.cursor === 0 ? 0 : line.text.lastIndexOf('\n', line.cursor - 1) + 1;
   const from = lineStart === line.cursor && line.cursor > 0 ? line.cursor - 1 : lineStart;
   return cutRange(line, from, line.cursor);
 }

@@ -131,6 +131,13 @@ describe('the line editor', () => {
     );
   });
 
+  it('ctrl-u at the very start cuts nothing, also when the text starts with a line break', () => {
+    for (const text of ['\n', '\nabc', 'abc', '']) {
+      const { line, cut } = killToStart({ text, cursor: 0 });
+      expect({ text, cut, line }).toEqual({ text, cut: '', line: { text, cursor: 0 } });
+    }
+  });
+
   it('ctrl-u and ctrl-k stay on the cursor line; at its edge they take the line break', () => {
     fc.assert(
       fc.property(someLine, (line) => {
