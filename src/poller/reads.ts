@@ -201,11 +201,14 @@ const TABLE = {
     }),
     // The latest inbound texts carry no lead: the open leads' threads are read, newest first, until each text
     // shown is found in one (a hub hands each thread to every terminal, so the box reads it once).
+    // Not on the wallboard: its budget goes to the counts the room watches.
     refresh: {
       slots: (state) =>
-        leadsToMatchInbound(state)
-          .slice(0, 1)
-          .map((id) => ({ kind: 'lead', id })),
+        state.view === 'wallboard'
+          ? []
+          : leadsToMatchInbound(state)
+              .slice(0, 1)
+              .map((id) => ({ kind: 'lead', id })),
       every: 'paced',
     },
   }),
