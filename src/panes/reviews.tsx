@@ -95,9 +95,12 @@ function ReviewDetail({ review }: { review: Review | undefined }) {
   const decision = useAppState((state) => (drafted ? state.decisions[drafted.actionId]?.state : undefined));
   const readOnly = useAppState((state) => state.readOnly);
   if (!review) return null;
-  // Once its action is approved here, or the review has a reply, the draft is no longer a draft.
+  // Once its action is approved here, or the review got a reply after it was drafted, the draft is no longer a
+  // draft. (A reply older than the draft is the one the draft would replace: the draft stays a draft.)
+  const repliedAt = review.replied_at ? Date.parse(review.replied_at) : Number.NaN;
+  const repliedSince = draft !== undefined && repliedAt >= draft.at;
   const published: 'here' | 'elsewhere' | undefined =
-    decision === 'done' ? 'here' : review.replied_at ? 'elsewhere' : undefined;
+    decision === 'done' ? 'here' : repliedSince ? 'elsewhere' : undefined;
   return (
     <Box
       flexDirection="column"
