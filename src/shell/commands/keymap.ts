@@ -6,7 +6,13 @@
  * where text is typed, or enter on "yes" are refused in plain words.
  */
 import { PANES } from '../../panes/registry.js';
-import type { Command, KeyContext, Keymap, Mode } from '../../ui-kit/commands/command.js';
+import {
+  type Command,
+  type KeyContext,
+  type Keymap,
+  type Mode,
+  SCREEN_CONTEXTS,
+} from '../../ui-kit/commands/command.js';
 import { parseKeyName } from '../../ui-kit/input/key-event.js';
 import { ALL_COMMANDS } from './registry.js';
 
@@ -52,21 +58,7 @@ export const TEXT_CONTEXTS: ReadonlySet<KeyContext> = new Set([
 ]);
 
 export function allContexts(): KeyContext[] {
-  return [
-    'fatal',
-    'wallboard',
-    'prompt',
-    'confirm',
-    'help',
-    'editkeys',
-    'log',
-    'palette',
-    'templates',
-    'shops',
-    'composer',
-    'search',
-    ...PANES.map((pane) => `pane:${pane.id}` as const),
-  ];
+  return [...SCREEN_CONTEXTS, ...PANES.map((pane) => `pane:${pane.id}` as const)];
 }
 
 /** The commands of a context, in the order of its modes. */

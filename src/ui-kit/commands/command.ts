@@ -8,12 +8,10 @@ import type { AppState, AppStore, PaneId } from '../../store/app-store.js';
 import type { ShellControls } from './shell-controls.js';
 
 /**
- * Where a command works, in priority order: the first mode that is active
- * decides what a key does. `edit` commands work in every mode that edits a
- * line of text (composer, search, palette); `global` ones under every pane;
- * `always` ones everywhere (ctrl-c); `wallboard` ones on the wallboard only.
+ * The screen states that are a mode of their own (an overlay, a question, a text being typed), in priority
+ * order: each is also a key context (the panes are the others).
  */
-export const MODES = [
+export const SCREEN_CONTEXTS = [
   'fatal',
   'wallboard',
   'prompt',
@@ -26,28 +24,19 @@ export const MODES = [
   'shops',
   'composer',
   'search',
-  'edit',
-  'pane',
-  'global',
-  'always',
 ] as const;
+
+/**
+ * Where a command works, in priority order: the first mode that is active
+ * decides what a key does. `edit` commands work in every mode that edits a
+ * line of text (composer, search, palette); `global` ones under every pane;
+ * `always` ones everywhere (ctrl-c); `wallboard` ones on the wallboard only.
+ */
+export const MODES = [...SCREEN_CONTEXTS, 'edit', 'pane', 'global', 'always'] as const;
 export type Mode = (typeof MODES)[number];
 
 /** A screen state that decides what keys do: an overlay, a text being typed, or a pane. */
-export type KeyContext =
-  | 'fatal'
-  | 'wallboard'
-  | 'prompt'
-  | 'confirm'
-  | 'help'
-  | 'editkeys'
-  | 'log'
-  | 'palette'
-  | 'templates'
-  | 'shops'
-  | 'composer'
-  | 'search'
-  | `pane:${string}`;
+export type KeyContext = (typeof SCREEN_CONTEXTS)[number] | `pane:${string}`;
 
 /**
  * Which command a key runs in each context: built by the shell (src/shell/commands/keymap.ts, the
