@@ -255,7 +255,7 @@ export class Poller {
       let dueAt = last === undefined ? 0 : last + everyMs + this.lagMs;
       if (paced) dueAt = Math.max(this.lastPacedRead, last ?? 0) + everyMs + this.lagMs;
       // The first thread of the session is read at once; later ones once the selection rests on them.
-      else if (last === undefined && slot.kind === 'lead' && this.threadsRead()) {
+      else if (last === undefined && slot.kind === 'lead' && this.threadRead) {
         const since = this.firstVisible.get(key) ?? this.now();
         if (!this.firstVisible.has(key)) {
           this.firstVisible.clear();
@@ -266,10 +266,6 @@ export class Poller {
       if (!best || dueAt < best.dueAt) best = { slot, dueAt, urgent: false, ...(paced ? { paced } : {}) };
     }
     return best;
-  }
-
-  private threadsRead(): boolean {
-    return this.threadRead;
   }
 
   /** Keeps when a slot was read; past KEPT_RECORD_READS reads of single records, the oldest of them go. */
