@@ -6,7 +6,7 @@
 import { Box } from 'ink';
 import { memo, useMemo } from 'react';
 import type { InboundPreview, InboxLead } from '../contract/resources.js';
-import type { Slot } from '../poller/refresh-plan.js';
+import type { Slot } from '../poller/reads.js';
 import { type AppState, INBOX_ORDERS, type InboxOrder, isWide } from '../store/app-store.js';
 import { callbackCount, listCount, openLeadCount } from '../store/counts.js';
 import { inboundId } from '../store/seen.js';

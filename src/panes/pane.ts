@@ -7,7 +7,7 @@
  * line in registry.ts.
  */
 import type { ComponentType } from 'react';
-import type { Slot } from '../poller/refresh-plan.js';
+import type { Slot } from '../poller/reads.js';
 import type { AppState, PaneId } from '../store/app-store.js';
 import type { SeenKind } from '../store/seen.js';
 import type { ListShape } from '../store/selection.js';

@@ -8,7 +8,7 @@
  */
 
 import { Box } from 'ink';
-import type { Slot } from '../poller/refresh-plan.js';
+import type { Slot } from '../poller/reads.js';
 import type { AppState, OutgoingText } from '../store/app-store.js';
 import { inboundId, type SeenKind } from '../store/seen.js';
 import {

@@ -3,7 +3,7 @@
  * from 120 columns the pane drawn beside it. The poller reads these often;
  * it learns them from here, so that it needs nothing of the UI itself.
  */
-import { type Slot, slotKey } from '../poller/refresh-plan.js';
+import { type Slot, slotKey } from '../poller/reads.js';
 import type { AppState } from '../store/app-store.js';
 import { paneById, panesOnScreen } from './registry.js';
 

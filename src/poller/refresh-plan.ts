@@ -7,10 +7,6 @@ import type { AppState } from '../store/app-store.js';
 import { wholeListCounts } from '../store/counts.js';
 import { type Cadence, READ_KINDS, readOf, type Slot, slotKey } from './reads.js';
 
-// The panes and the shell name what they show through the plan's module.
-export type { Slot } from './reads.js';
-export { slotKey } from './reads.js';
-
 export interface RefreshIntervals {
   /** What the focused pane (and the header) shows. */
   visibleMs: number;

@@ -4,7 +4,8 @@
  * activity (the newest inbound texts). All GETs, read as "visible" (every
  * 10 s), within the same request budget as any inbox.
  */
-import type { Slot, VisibleSlots } from './refresh-plan.js';
+import type { Slot } from './reads.js';
+import type { VisibleSlots } from './refresh-plan.js';
 
 const WALLBOARD_SLOTS: readonly Slot[] = [
   { kind: 'me' },

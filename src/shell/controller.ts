@@ -8,7 +8,7 @@
 import type { Contact, InboxLead } from '../contract/resources.js';
 import type { PaneDescriptor } from '../panes/pane.js';
 import { PANES, paneById } from '../panes/registry.js';
-import type { Slot } from '../poller/refresh-plan.js';
+import type { Slot } from '../poller/reads.js';
 import {
   type AppState,
   type AppStore,

@@ -13,7 +13,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/config/config-file.js';
 import { PANES } from '../../src/panes/registry.js';
 import { visibleReads } from '../../src/panes/visible-reads.js';
-import { DEFAULT_INTERVALS, plan, slotKey } from '../../src/poller/refresh-plan.js';
+import { slotKey } from '../../src/poller/reads.js';
+import { DEFAULT_INTERVALS, plan } from '../../src/poller/refresh-plan.js';
 import {
   allContexts,
   buildKeymap,

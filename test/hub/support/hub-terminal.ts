@@ -10,7 +10,7 @@
  */
 import { createInterface } from 'node:readline';
 import { OutboxFile } from '../../../src/outbox/outbox-file.js';
-import type { Slot } from '../../../src/poller/refresh-plan.js';
+import type { Slot } from '../../../src/poller/reads.js';
 import { createSession } from '../../../src/session/create-session.js';
 import { shareSession } from '../../../src/session/share-session.js';
 
