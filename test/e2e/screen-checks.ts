@@ -48,12 +48,14 @@ export async function untilSteady(
 
 /**
  * The screen with what the clock changes blanked: "updated 3 s ago", a row's age ("now", "9m", "14d").
- * The width of an age changes with it ("9m" → "10m"), so the spaces before it go too.
+ * The width of an age changes with it ("9m" → "10m"), so the spaces before it go too. A pane title cut
+ * to fit ("updated 4 s …") changes where it is cut as the age grows, so all of it up to the pane's
+ * border goes.
  */
 export function withoutAges(lines: readonly string[]): string {
   return lines
     .map((line) =>
-      line.replace(/updated \d+ (s|min|h) ago/g, 'updated ~').replace(/ *\b(\d+[smhd]|now)\b/g, ' ~'),
+      line.replace(/updated \d+ (s|min|h)[^│]*/g, 'updated ~').replace(/ *\b(\d+[smhd]|now)\b/g, ' ~'),
     )
     .join('\n');
 }
