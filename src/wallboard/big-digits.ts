@@ -29,6 +29,13 @@ export function bigWidth(text: string, scale: number): number {
   return count === 0 ? 0 : count * GLYPH_WIDTH * scale + (count - 1) * scale;
 }
 
+/** The largest scale at which `digits` characters fit in `width` columns (0: not even at scale 1). */
+export function largestScaleFitting(digits: number, width: number): number {
+  let scale = 0;
+  while (bigWidth('8'.repeat(digits), scale + 1) <= width) scale += 1;
+  return scale;
+}
+
 /** The rows of `text` in block digits at `scale` (characters without a glyph are drawn as "-"). */
 export function bigText(text: string, scale: number): string[] {
   const rows: string[] = [];

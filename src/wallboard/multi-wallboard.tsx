@@ -12,8 +12,8 @@ import { type WaitingCounts, waitingCounts } from '../store/counts.js';
 import { AppServicesContext, useAppState, useServices } from '../ui-kit/app-context.js';
 import { Text } from '../ui-kit/components/text.js';
 import { oneLine } from '../ui-kit/format.js';
-import { bigWidth, GLYPH_HEIGHT } from './big-digits.js';
-import { Freshness, OldestMissedCall, TILES, Tile } from './wallboard.js';
+import { GLYPH_HEIGHT, largestScaleFitting } from './big-digits.js';
+import { Freshness, OldestMissedCall, TILES, TileRow } from './wallboard.js';
 
 export interface WallboardShop {
   name: string;
@@ -28,8 +28,7 @@ const MAX_SCALE = 6;
 export function columnDigitScale(width: number, height: number, counts: readonly WaitingCounts[]): number {
   const tileWidth = Math.floor(width / 2) - 2;
   const widest = Math.max(1, ...counts.flatMap((each) => Object.values(each).map((value) => value.length)));
-  let byWidth = 0;
-  while (bigWidth('8'.repeat(widest), byWidth + 1) <= tileWidth) byWidth += 1;
+  const byWidth = largestScaleFitting(widest, tileWidth);
   const byHeight = Math.floor((height - COLUMN_FIXED_ROWS - 1) / (2 * GLYPH_HEIGHT));
   return Math.max(0, Math.min(byWidth, byHeight, MAX_SCALE));
 }
@@ -70,19 +69,13 @@ function ShopColumn({ name, width, scale }: { name: string; width: number; scale
       </Box>
       <Text> </Text>
       {rows.map((row) => (
-        <Box key={row.map((tile) => tile.key).join()} height={(scale > 0 ? GLYPH_HEIGHT * scale : 1) + 2}>
-          {row.map((tile) => (
-            <Tile
-              key={tile.key}
-              label={tile.label}
-              caption={tile.caption}
-              value={counts[tile.key]}
-              urgent={tile.urgent}
-              width={tileWidth}
-              scale={scale}
-            />
-          ))}
-        </Box>
+        <TileRow
+          key={row.map((tile) => tile.key).join()}
+          tiles={row}
+          counts={counts}
+          width={tileWidth}
+          scale={scale}
+        />
       ))}
       <Text> </Text>
       <Text bold wrap="truncate-end">

@@ -12,7 +12,7 @@ import { useAppState, useClockNow, useServices, useTheme } from '../ui-kit/app-c
 import { Text } from '../ui-kit/components/text.js';
 import { age, oneLine } from '../ui-kit/format.js';
 import { fg } from '../ui-kit/theme.js';
-import { bigText, bigWidth, GLYPH_HEIGHT } from './big-digits.js';
+import { bigText, GLYPH_HEIGHT, largestScaleFitting } from './big-digits.js';
 import { dataReadAt, newestTexts, oldestMissedCall, waited } from './wallboard-data.js';
 
 /** Rows besides the tiles' digits and the texts: top line, gaps, tile label and caption, the oldest call, headings, footer. */
@@ -36,8 +36,7 @@ export const TILES: ReadonlyArray<{
 export function digitScale(columns: number, height: number, counts: WaitingCounts): number {
   const tileWidth = Math.floor(columns / TILES.length) - 2;
   const widest = Math.max(1, ...Object.values(counts).map((value) => value.length));
-  let byWidth = 0;
-  while (bigWidth('8'.repeat(widest), byWidth + 1) <= tileWidth) byWidth += 1;
+  const byWidth = largestScaleFitting(widest, tileWidth);
   const byHeight = Math.floor((height - FIXED_ROWS - MIN_TEXT_ROWS) / GLYPH_HEIGHT);
   // The counts take at most about half the screen: the texts below them matter too.
   const half = Math.floor((height * 0.45) / GLYPH_HEIGHT);
@@ -85,7 +84,39 @@ export function Freshness() {
   );
 }
 
-export const Tile = memo(function Tile({
+/** Rows a row of tiles takes: its label, its digits (or a plain number), its caption. */
+export const tileRowHeight = (scale: number) => (scale > 0 ? GLYPH_HEIGHT * scale : 1) + 2;
+
+/** Tiles side by side, each `width` columns wide. */
+export function TileRow({
+  tiles,
+  counts,
+  width,
+  scale,
+}: {
+  tiles: typeof TILES;
+  counts: WaitingCounts;
+  width: number;
+  scale: number;
+}) {
+  return (
+    <Box height={tileRowHeight(scale)}>
+      {tiles.map((tile) => (
+        <Tile
+          key={tile.key}
+          label={tile.label}
+          caption={tile.caption}
+          value={counts[tile.key]}
+          urgent={tile.urgent}
+          width={width}
+          scale={scale}
+        />
+      ))}
+    </Box>
+  );
+}
+
+const Tile = memo(function Tile({
   label,
   caption,
   value,
@@ -171,8 +202,7 @@ export function Wallboard({ height }: { height: number }) {
   const business = useAppState((state) => state.me.data?.identity.business_name);
   const quitKeys = useServices().keymap.keysOf('quit');
   const scale = digitScale(columns, height, counts);
-  const tileRows = (scale > 0 ? GLYPH_HEIGHT * scale : 1) + 2;
-  const textRows = Math.max(1, height - FIXED_ROWS + 2 - tileRows);
+  const textRows = Math.max(1, height - FIXED_ROWS + 2 - tileRowHeight(scale));
   const tileWidth = Math.floor(columns / TILES.length);
   return (
     <Box flexDirection="column" height={height} overflow="hidden">
@@ -188,19 +218,7 @@ export function Wallboard({ height }: { height: number }) {
         </Box>
       </Box>
       <Text> </Text>
-      <Box height={tileRows}>
-        {TILES.map((tile) => (
-          <Tile
-            key={tile.key}
-            label={tile.label}
-            caption={tile.caption}
-            value={counts[tile.key]}
-            urgent={tile.urgent}
-            width={tileWidth}
-            scale={scale}
-          />
-        ))}
-      </Box>
+      <TileRow tiles={TILES} counts={counts} width={tileWidth} scale={scale} />
       <Text> </Text>
       <Text bold>OLDEST MISSED CALL WITH NO REPLY</Text>
       <OldestMissedCall />
