@@ -428,7 +428,12 @@ export function createController(options: ControllerOptions) {
   const scrollQuestion = (rows: number) =>
     set((state) =>
       state.prompt?.kind === 'confirm-approve'
-        ? { prompt: { ...state.prompt, scroll: Math.max(0, state.prompt.scroll + rows) } }
+        ? {
+            prompt: {
+              ...state.prompt,
+              scroll: Math.max(0, Math.min(state.prompt.scrollMax ?? 0, state.prompt.scroll + rows)),
+            },
+          }
         : {},
     );
 

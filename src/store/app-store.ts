@@ -158,6 +158,8 @@ export interface ConfirmApprove {
   label: string;
   facts: readonly ApprovalFact[];
   scroll: number;
+  /** How far the details scroll at the size drawn last (0: everything fits); set by the box that shows them. */
+  scrollMax?: number;
 }
 
 /** Every question is bound to its record when it is asked, never to what is selected when y arrives. */

@@ -81,8 +81,10 @@ describe('the approval question', () => {
     const text = words(rows.map((row) => row.slice(11)).join(' '));
     expect(text).toContain(words(review.review_text));
     expect(text).toContain(words(drafted.reply));
-    // The end is in sight; k scrolls back up.
+    // The end is in sight; j goes no further, and k scrolls back up at once.
     expect(plain(tui.frame())).toMatch(/▲ \d+ · j\/k scroll/);
+    await tui.press('j', 'j', 'j');
+    expect(tui.state().prompt).toMatchObject({ kind: 'confirm-approve', scroll: scrolled });
     await tui.press('k');
     expect(tui.state().prompt).toMatchObject({ kind: 'confirm-approve', scroll: scrolled - 1 });
 
@@ -125,6 +127,13 @@ describe('the approval question', () => {
     if (!other) throw new Error('no action');
     await tui.waitFor('? y/n');
     expect(words(boxRows(tui.frame()).join(' '))).toContain('what it does is not shown');
+    // All of it fits: nothing to scroll, and no hint says there is.
+    await tui.waitFor(
+      (_frame, state) => state.prompt?.kind === 'confirm-approve' && state.prompt.scrollMax === 0,
+    );
+    expect(plain(tui.frame())).not.toMatch(/scroll/);
+    await tui.press('j');
+    expect(tui.state().prompt).toMatchObject({ kind: 'confirm-approve', scroll: 0 });
     await tui.press(KEYS.escape);
     const otherLabel = `${String(other.kind).replaceAll('_', ' ')} ${other.id}`;
     await tui.waitFor(`Not approved: ${otherLabel}`);

@@ -5,9 +5,12 @@
 import type { Command, CommandContext } from '../../ui-kit/commands/command.js';
 import { paletteItems } from './palette-items.js';
 
-/** Only the approval question has details to scroll. */
-const approvalAsked = (context: CommandContext): true | string =>
-  context.state().prompt?.kind === 'confirm-approve' ? true : 'only the approval question scrolls';
+/** Only the approval question has details to scroll, and only when they do not fit. */
+const approvalScrolls = (context: CommandContext): true | string => {
+  const prompt = context.state().prompt;
+  if (prompt?.kind !== 'confirm-approve') return 'only the approval question scrolls';
+  return (prompt.scrollMax ?? 0) > 0 ? true : 'the whole question is in sight';
+};
 
 export const PROMPT_COMMANDS: readonly Command[] = [
   {
@@ -37,7 +40,7 @@ export const PROMPT_COMMANDS: readonly Command[] = [
     hint: 'scroll',
     inPalette: false,
     silentWhenOff: true,
-    when: (context) => approvalAsked(context),
+    when: (context) => approvalScrolls(context),
     run: (context) => context.ui.scrollQuestion(1),
   },
   {
@@ -48,7 +51,7 @@ export const PROMPT_COMMANDS: readonly Command[] = [
     helpRow: { id: 'prompt.scroll', label: "scroll the approval question's details" },
     inPalette: false,
     silentWhenOff: true,
-    when: (context) => approvalAsked(context),
+    when: (context) => approvalScrolls(context),
     run: (context) => context.ui.scrollQuestion(-1),
   },
 ];

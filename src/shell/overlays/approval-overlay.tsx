@@ -5,9 +5,10 @@
  * the rows out of sight are counted above and below.
  */
 import { Box } from 'ink';
+import { useEffect } from 'react';
 import type { ApprovalFact, ConfirmApprove } from '../../store/app-store.js';
 import { wrapLines } from '../../text/wrap-lines.js';
-import { useAppState, useTheme } from '../../ui-kit/app-context.js';
+import { useAppState, useServices, useTheme } from '../../ui-kit/app-context.js';
 import { OverlayBox } from '../../ui-kit/components/overlay-box.js';
 import { Text } from '../../ui-kit/components/text.js';
 import { fg } from '../../ui-kit/theme.js';
@@ -37,11 +38,12 @@ export function questionRows(facts: readonly ApprovalFact[], columns: number): Q
 
 /** Which rows show at a scroll, and how many are out of sight above and below. */
 export function questionWindow(total: number, room: number, scroll: number) {
-  if (total <= room) return { first: 0, shown: total, above: 0, below: 0 };
+  if (total <= room) return { first: 0, shown: total, above: 0, below: 0, last: 0 };
   // One row of the room says what is out of sight.
   const rows = Math.max(1, room - 1);
-  const first = Math.max(0, Math.min(scroll, total - rows));
-  return { first, shown: rows, above: first, below: total - first - rows };
+  const last = total - rows;
+  const first = Math.max(0, Math.min(scroll, last));
+  return { first, shown: rows, above: first, below: total - first - rows, last };
 }
 
 export function ApprovalOverlay({ height, prompt }: { height: number; prompt: ConfirmApprove }) {
@@ -49,6 +51,15 @@ export function ApprovalOverlay({ height, prompt }: { height: number; prompt: Co
   const columns = useAppState((state) => state.columns);
   const rows = questionRows(prompt.facts, columns);
   const view = questionWindow(rows.length, Math.max(1, height - 3), prompt.scroll);
+  const store = useServices().store;
+  // j/k and their hint need to know whether the details overflow at the size drawn, which only the drawing knows.
+  useEffect(() => {
+    store.setState((state) =>
+      state.prompt === prompt && prompt.scrollMax !== view.last
+        ? { prompt: { ...prompt, scroll: Math.min(prompt.scroll, view.last), scrollMax: view.last } }
+        : {},
+    );
+  }, [store, prompt, view.last]);
   const toneColour = (tone: ApprovalFact['tone']) =>
     tone === 'publishes' ? theme.special : tone === 'unknown' ? theme.warning : undefined;
   return (
