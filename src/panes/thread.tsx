@@ -155,9 +155,15 @@ function ThreadPane({ height, width, columns, focused }: PaneProps) {
   const composingElsewhere = useAppState((state) => state.presence.composingElsewhere);
   const selected = useSelectedIndex('thread', threadList);
   const atEnd = useAppState((state) => selectionOf(state, 'thread').atEnd === true);
+  // Only the contacts list carries the email: a contact not in the page read has one the inbox does not know.
   const email = useAppState((state) => {
     const contactId = openLead(state)?.contact.id;
-    return state.contacts.data?.items.find((contact) => contact.id === contactId)?.email;
+    const listed = state.contacts.data?.items.find((contact) => contact.id === contactId);
+    return listed === undefined
+      ? 'email not loaded'
+      : listed.email
+        ? oneLine(listed.email)
+        : 'no email on file';
   });
   // The leads the shop filed texts sent from this thread under, named for the notes below those texts.
   const filedLeads = useAppState((state) => {
@@ -223,8 +229,7 @@ function ThreadPane({ height, width, columns, focused }: PaneProps) {
             being replied to in another terminal ·{' '}
           </Text>
         ) : null}
-        {oneLine(contact.phone)} · {email ? oneLine(email) : 'no email on file'} · stage{' '}
-        {enumLabel(contact.stage)}
+        {oneLine(contact.phone)} · {email} · stage {enumLabel(contact.stage)}
       </Text>
       <Text wrap="truncate-end">
         lead {enumLabel(lead.status)} ·{' '}

@@ -223,6 +223,26 @@ describe('thread', () => {
     expect(frame).toContain(`${oneLine(noEmail.caller_phone)} · no email on file · stage`);
   });
 
+  it('says the email is not loaded, never "no email on file", for a contact the contacts read did not return', async () => {
+    const tui = await startTui({ columns: 80, rows: 30, intervals: QUIET });
+    await firstLoad(tui, (state) => state.contacts.data !== undefined);
+    const shop = tui.s.sim.shops.main;
+    const withEmail = inboxRows(tui.state()).filter(
+      (lead) => shop.contacts.find((contact) => contact.phone === lead.caller_phone)?.email,
+    );
+    const [searched, other] = withEmail;
+    if (!searched || !other) throw new Error('two leads whose contacts have an email are needed');
+    // A search in Contacts: the contacts read now holds the searched one alone.
+    const query = searched.caller_phone.slice(-7);
+    await tui.press('5', '/', query, KEYS.enter);
+    await tui.waitFor(
+      (_frame, state) => state.contacts.loadedQuery === query && state.contacts.data?.items.length === 1,
+    );
+    const frame = plain(await openLead(tui, other.id));
+    expect(frame).toContain(`${oneLine(other.caller_phone)} · email not loaded · stage`);
+    expect(frame).not.toContain('no email on file');
+  });
+
   it('shows each consent case: given, NOT given, and no consent on record', async () => {
     const tui = await startTui({ columns: 80, rows: 30, intervals: QUIET });
     await firstLoad(tui);
