@@ -31,7 +31,7 @@ import { endpoints } from '../src/contract/endpoints.js';
 import { successEnvelope } from '../src/contract/envelopes.js';
 import { createSession } from '../src/session/create-session.js';
 import { createSimulator } from '../src/sim/simulator.js';
-import { type Program, rssMiB, start } from './pty-program.js';
+import { benchNodeVersion, type Program, rssMiB, start } from './pty-program.js';
 import { type SoakFigure, soak } from './soak.js';
 
 const QUICK = process.argv.includes('--quick');
@@ -48,6 +48,14 @@ const SOAK_MEASURE_MS =
     : QUICK
       ? 60_000
       : 300_000;
+/**
+ * `--start`: the start-up figures alone (first frame with data and RSS, beside the Ink hello), printed only;
+ * with `--before PATH` also another build's cli.js (the commit before a change) in the same run, turn about.
+ */
+const START_ONLY = process.argv.includes('--start');
+const BEFORE_CLI = process.argv.includes('--before')
+  ? process.argv[process.argv.indexOf('--before') + 1]
+  : undefined;
 const RUNS = QUICK ? 3 : 7;
 const PRESSES = QUICK ? 40 : 200;
 const IDLE_MS = QUICK ? 5_000 : 30_000;
@@ -111,6 +119,12 @@ async function main() {
   } finally {
     await rm(shipped, { recursive: true, force: true });
   }
+  if (START_ONLY) {
+    await startFigures(work, hello);
+    await rm(work, { recursive: true, force: true });
+    await report();
+    return;
+  }
   if (!SOAK_ONLY) await figures(work, hello, list);
   console.error(`live soak: ${SOAK_WARM_UP_MS / 1000} s warm-up, ${SOAK_MEASURE_MS / 1000} s measured…`);
   const soaked = await soak({
@@ -153,21 +167,68 @@ function soakRows(figures: SoakFigure[]): Row[] {
 
 const signed = (value: number) => (value >= 0 ? `+${fixed(value, 1)}` : fixed(value, 1));
 
+/** The environment the measured programs run in: a shop on the simulator, a home of their own. */
+function shopEnv(work: string, baseUrl: string, apiKey: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: work,
+    XDG_CONFIG_HOME: join(work, 'config'),
+    XDG_STATE_HOME: join(work, 'state'),
+    SHOP_API_BASE_URL: baseUrl,
+    SHOP_API_KEY: apiKey,
+  };
+}
+
+const BUSINESS_AND_LEAD = /Rivera Plumbing[\s\S]*Inbox — open leads \(\d+\)[\s\S]*\+1\d{10}/;
+
+/**
+ * `--start`: spawn → first frame with the shop's data, and RSS a second later, for the inbox (and the build
+ * given with `--before`) beside the Ink hello, turn about so that the machine's load falls on all alike.
+ */
+async function startFigures(work: string, hello: string) {
+  const sim = createSimulator({ rateLimitPerMinute: 100_000 });
+  const { baseUrl } = await sim.listen();
+  const env = shopEnv(work, baseUrl, sim.tokens.write);
+  const programs = [
+    { name: 'Ink hello', script: hello, screen: /hello from ink/ },
+    { name: 'inbox', script: 'dist/cli.js', screen: BUSINESS_AND_LEAD },
+    ...(BEFORE_CLI ? [{ name: 'inbox before', script: BEFORE_CLI, screen: BUSINESS_AND_LEAD }] : []),
+  ];
+  const times = new Map(programs.map((program) => [program.name, [] as number[]]));
+  const rss = new Map(programs.map((program) => [program.name, [] as number[]]));
+  console.error(`measuring start-up on Node ${benchNodeVersion()} (${RUNS} runs)…`);
+  for (let i = 0; i < RUNS; i += 1) {
+    for (const { name, script, screen } of programs) {
+      const program = start(script, [], env);
+      times.get(name)?.push(await program.waitFor(screen));
+      await sleep(1_000);
+      rss.get(name)?.push(rssMiB(program.term.pid));
+      await program.stop();
+    }
+  }
+  await sim.close();
+  const helloMs = median(times.get('Ink hello') ?? []);
+  const helloRss = median(rss.get('Ink hello') ?? []);
+  for (const { name } of programs.slice(1)) {
+    const ms = median(times.get(name) ?? []);
+    const mem = median(rss.get(name) ?? []);
+    rows.push({
+      figure: `${name} (${name === 'inbox' ? 'dist/cli.js' : BEFORE_CLI}): spawn → shop name and first lead; RSS 1 s later (median of ${RUNS}, Node ${benchNodeVersion()})`,
+      inbox: `${fixed(ms)} ms (${fixed(ms / helloMs, 2)}×) · ${fixed(mem)} MiB (${fixed(mem / helloRss, 2)}×)`,
+      reference: `Ink hello ${fixed(helloMs)} ms · ${fixed(helloRss)} MiB`,
+      budget: '≤ 1.3× · ≤ 1.4×',
+      met: ms <= 1.3 * helloMs && mem <= 1.4 * helloRss,
+    });
+  }
+}
+
 /** Every figure but the soak's, on the CLI in dist/. */
 async function figures(work: string, hello: string, list: string) {
   const listScreen = /Inbox — open leads \(31\)[\s\S]*Thread — Ray Whitaker 0[\s\S]*\+15035551030/;
 
   const sim = createSimulator({ rateLimitPerMinute: 100_000 });
   const { baseUrl } = await sim.listen();
-  const inboxEnv = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: work,
-    XDG_CONFIG_HOME: join(work, 'config'),
-    XDG_STATE_HOME: join(work, 'state'),
-    SHOP_API_BASE_URL: baseUrl,
-    SHOP_API_KEY: sim.tokens.write,
-  };
-  const businessAndLead = /Rivera Plumbing[\s\S]*Inbox — open leads \(\d+\)[\s\S]*\+1\d{10}/;
+  const inboxEnv = shopEnv(work, baseUrl, sim.tokens.write);
   console.error(`measuring (${QUICK ? 'quick' : 'full'} run)…`);
 
   // --- start-up ---------------------------------------------------------------------------------
@@ -192,7 +253,7 @@ async function figures(work: string, hello: string, list: string) {
   const inboxStart: number[] = [];
   for (let i = 0; i < RUNS; i += 1) {
     const program = start('dist/cli.js', [], inboxEnv);
-    inboxStart.push(await program.waitFor(businessAndLead));
+    inboxStart.push(await program.waitFor(BUSINESS_AND_LEAD));
     await program.stop();
   }
   const startBudget = 1.3 * median(helloStart);
@@ -257,7 +318,7 @@ async function figures(work: string, hello: string, list: string) {
 
   // --- keys, bytes, memory of one running inbox --------------------------------------------------
   const inbox = start('dist/cli.js', [], inboxEnv);
-  await inbox.waitFor(businessAndLead);
+  await inbox.waitFor(BUSINESS_AND_LEAD);
   const bareList = start(list, [], inboxEnv);
   await bareList.waitFor(listScreen);
   await sleep(2_000);
@@ -348,7 +409,7 @@ async function figures(work: string, hello: string, list: string) {
   await inbox.stop();
 
   const fresh = start('dist/cli.js', [], inboxEnv);
-  await fresh.waitFor(businessAndLead);
+  await fresh.waitFor(BUSINESS_AND_LEAD);
   await sleep(6_000);
   const inboxHeap = mib((await fresh.memory()).heapUsed);
   rows.push({
@@ -447,10 +508,10 @@ async function report() {
     ),
   ].join('\n');
   const cpu = cpus();
-  const machine = `${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown'}), ${fixed(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, ${process.platform}`;
+  const machine = `${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown'}), ${fixed(totalmem() / 1024 ** 3)} GiB, Node ${benchNodeVersion()}, ${process.platform}`;
   const date = new Date().toISOString().slice(0, 10);
   console.log(`\n${table}\n\n${machine}; ${date}${QUICK ? '; quick run' : ''}`);
-  if (QUICK || SOAK_ONLY) return;
+  if (QUICK || SOAK_ONLY || START_ONLY) return;
   const path = 'BENCHMARKS.md';
   let notes = '';
   try {
