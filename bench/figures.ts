@@ -110,7 +110,10 @@ async function main() {
     ] as const) {
       await build({
         ...INK_BUNDLE,
-        plugins: [...INK_BUNDLE.plugins, resolveFrom(shipped, /^(ink|yoga-layout)(\/.*)?$/)],
+        plugins: [
+          ...INK_BUNDLE.plugins,
+          resolveFrom(shipped, /^(ink|yoga-layout|string-width|@alcalzone\/ansi-tokenize)(\/.*)?$/),
+        ],
         entryPoints: [entry],
         outfile,
         logLevel: 'error',
