@@ -170,6 +170,50 @@ function soakRows(figures: SoakFigure[]): Row[] {
 
 const signed = (value: number) => (value >= 0 ? `+${fixed(value, 1)}` : fixed(value, 1));
 
+/** The phases of one start, from the CLI's start trace (src/ui-kit/start-trace.ts): ms and CPU ms since the process started. */
+type StartTrace = Map<string, { ms: number; cpuMs: number }>;
+
+async function readStartTrace(file: string): Promise<StartTrace | undefined> {
+  try {
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    await rm(file, { force: true });
+    const marks = lines.map((line) => JSON.parse(line) as { phase: string; ms: number; cpuMs: number });
+    return new Map(marks.map(({ phase, ms, cpuMs }) => [phase, { ms, cpuMs }]));
+  } catch {
+    return undefined; // A build without the trace.
+  }
+}
+
+/** Each phase of the start, from the mark before it to its own. */
+const START_PHASES = [
+  { phase: 'code', label: 'Node itself (the hello pays it too)' },
+  { phase: 'command', label: "the command's code (zod, the contract, the client)" },
+  { phase: 'store', label: 'store set-up (the session, its store, the first reads sent)' },
+  { phase: 'ui', label: 'Ink, React, Yoga (and the inbox UI) loaded' },
+  { phase: 'first-frame', label: 'first frame rendered' },
+  { phase: 'data-frame', label: "first frame with the shop's data rendered (waits for the reads)" },
+] as const;
+
+/** The table of where a start's milliseconds go: the median of each phase over the runs (wall and CPU). */
+function phaseTable(traces: StartTrace[]): string | undefined {
+  const complete = traces.filter((trace) => START_PHASES.every(({ phase }) => trace.has(phase)));
+  if (complete.length === 0) return undefined;
+  const lines = ['| from process start | ms | CPU ms | at (ms) |', '|---|---|---|---|'];
+  START_PHASES.forEach(({ phase, label }, index) => {
+    const previous = START_PHASES[index - 1]?.phase;
+    const spent = (pick: 'ms' | 'cpuMs') =>
+      median(
+        complete.map(
+          (trace) => (trace.get(phase)?.[pick] ?? 0) - (previous ? (trace.get(previous)?.[pick] ?? 0) : 0),
+        ),
+      );
+    const at = median(complete.map((trace) => trace.get(phase)?.ms ?? 0));
+    lines.push(`| ${label} | ${fixed(spent('ms'))} | ${fixed(spent('cpuMs'))} | ${fixed(at)} |`);
+  });
+  return `${lines.join('\n')}\n\n(median of ${complete.length} starts; SHOP_INBOX_TRACE_START, src/ui-kit/start-trace.ts)`;
+}
+const phaseTables: string[] = [];
+
 /** The environment the measured programs run in: a shop on the simulator, a home of their own. */
 function shopEnv(work: string, baseUrl: string, apiKey: string): NodeJS.ProcessEnv {
   return {
@@ -200,16 +244,25 @@ async function startFigures(work: string, hello: string) {
   const times = new Map(programs.map((program) => [program.name, [] as number[]]));
   const rss = new Map(programs.map((program) => [program.name, [] as number[]]));
   console.error(`measuring start-up on Node ${benchNodeVersion()} (${RUNS} runs)…`);
+  const traces = new Map(programs.map((program) => [program.name, [] as StartTrace[]]));
   for (let i = 0; i < RUNS; i += 1) {
     for (const { name, script, screen } of programs) {
-      const program = start(script, [], env);
+      const traceFile = join(work, `start-trace-${i}.jsonl`);
+      const program = start(script, [], { ...env, SHOP_INBOX_TRACE_START: traceFile });
       times.get(name)?.push(await program.waitFor(screen));
       await sleep(1_000);
       rss.get(name)?.push(rssMiB(program.term.pid));
       await program.stop();
+      const trace = await readStartTrace(traceFile);
+      if (trace) traces.get(name)?.push(trace);
     }
   }
   await sim.close();
+  for (const { name } of programs.slice(1)) {
+    const table = phaseTable(traces.get(name) ?? []);
+    if (table)
+      phaseTables.push(`Where the milliseconds go, ${name} (Node ${benchNodeVersion()}):\n\n${table}`);
+  }
   const helloMs = median(times.get('Ink hello') ?? []);
   const helloRss = median(rss.get('Ink hello') ?? []);
   for (const { name } of programs.slice(1)) {
@@ -254,11 +307,20 @@ async function figures(work: string, hello: string, list: string) {
     await program.stop();
   }
   const inboxStart: number[] = [];
+  const inboxTraces: StartTrace[] = [];
   for (let i = 0; i < RUNS; i += 1) {
-    const program = start('dist/cli.js', [], inboxEnv);
+    const traceFile = join(work, `start-trace-${i}.jsonl`);
+    const program = start('dist/cli.js', [], { ...inboxEnv, SHOP_INBOX_TRACE_START: traceFile });
     inboxStart.push(await program.waitFor(BUSINESS_AND_LEAD));
     await program.stop();
+    const trace = await readStartTrace(traceFile);
+    if (trace) inboxTraces.push(trace);
   }
+  const startPhases = phaseTable(inboxTraces);
+  if (startPhases)
+    phaseTables.push(
+      `Where the milliseconds go, from process start to the first frame with data:\n\n${startPhases}`,
+    );
   const startBudget = 1.3 * median(helloStart);
   rows.push({
     figure: `spawn → shop name and first lead on screen, 120×40 (median of ${RUNS})`,
@@ -513,7 +575,8 @@ async function report() {
   const cpu = cpus();
   const machine = `${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown'}), ${fixed(totalmem() / 1024 ** 3)} GiB, Node ${benchNodeVersion()}, ${process.platform}`;
   const date = new Date().toISOString().slice(0, 10);
-  console.log(`\n${table}\n\n${machine}; ${date}${QUICK ? '; quick run' : ''}`);
+  const phases = phaseTables.map((text) => `\n${text}\n`).join('');
+  console.log(`\n${table}\n${phases}\n${machine}; ${date}${QUICK ? '; quick run' : ''}`);
   if (QUICK || SOAK_ONLY || START_ONLY) return;
   const path = 'BENCHMARKS.md';
   let notes = '';
@@ -526,7 +589,7 @@ async function report() {
   }
   await writeFile(
     path,
-    `# Benchmarks\n\nWritten by \`npm run bench\`, which builds first: the built \`dist/cli.js\` in a real pseudo-terminal at 120×40, pointed at a simulator already running in the benchmark's process, beside references measured in the same run (\`bench/reference/\`: a bare Ink hello, and the inbox's layout drawn by bare Ink, “Ink list”, both with Ink as published). Each figure is read off a headless xterm fed the program's output. The notes below are kept from run to run.\n\nMachine: ${machine}. Date: ${date}.\n\n${table}\n${notes}`,
+    `# Benchmarks\n\nWritten by \`npm run bench\`, which builds first: the built \`dist/cli.js\` in a real pseudo-terminal at 120×40, pointed at a simulator already running in the benchmark's process, beside references measured in the same run (\`bench/reference/\`: a bare Ink hello, and the inbox's layout drawn by bare Ink, “Ink list”, both with Ink as published). Each figure is read off a headless xterm fed the program's output. The notes below are kept from run to run.\n\nMachine: ${machine}. Date: ${date}.\n\n${table}\n${phases}${notes}`,
   );
   console.log(`\nwritten to ${path}`);
 }

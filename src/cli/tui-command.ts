@@ -10,6 +10,7 @@ import { checkShopName, shopNames } from '../config/shops.js';
 import { RequestStats } from '../poller/request-stats.js';
 import { DEFAULT_MAX_RPM } from '../session/create-session.js';
 import { type InboxSessionOptions, startInboxSession } from '../session/start-inbox-session.js';
+import { markStart } from '../ui-kit/start-trace.js';
 import { loadTemplates, TemplatesError } from '../user-actions/templates.js';
 import {
   type MetricsAddress,
@@ -40,6 +41,7 @@ function metricsAddressOf(raw: string | undefined, allowPublic: boolean): Metric
 type ThemeChoice = 'auto' | 'dark' | 'light';
 
 export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  markStart('command');
   const { values, help } = parseVerbArgs(VERBS[''], args);
   if (help) {
     process.stdout.write(verbHelp(VERBS['']));
@@ -178,6 +180,7 @@ async function runShopsWallboard(
       ...(requestStats ? { requestStats } : {}),
     });
   });
+  markStart('store');
   const closeAll = () => {
     for (const session of sessions) session.close();
   };
@@ -185,6 +188,7 @@ async function runShopsWallboard(
     import('../shell/run-inbox.js'),
     import('../shell/commands/keymap.js'),
   ]);
+  markStart('ui');
   try {
     buildKeymap(config?.keys);
   } catch (error) {
@@ -265,10 +269,12 @@ async function showInbox(
     columns: process.stdout.columns ?? 80,
     rows: process.stdout.rows ?? 24,
   });
+  markStart('store');
   const [{ runInbox }, { buildKeymap, KeymapError }] = await Promise.all([
     import('../shell/run-inbox.js'),
     import('../shell/commands/keymap.js'),
   ]);
+  markStart('ui');
   try {
     buildKeymap(options.keys);
   } catch (error) {
