@@ -9,6 +9,7 @@ import { fadeOf, type ResolvedSettings } from '../config/settings.js';
 import { checkShopName, shopNames } from '../config/shops.js';
 import { RequestStats } from '../poller/request-stats.js';
 import { DEFAULT_MAX_RPM } from '../session/create-session.js';
+import { firstReads } from '../session/first-reads.js';
 import { type InboxSessionOptions, startInboxSession } from '../session/start-inbox-session.js';
 import { markStart } from '../ui-kit/start-trace.js';
 import { loadTemplates, TemplatesError } from '../user-actions/templates.js';
@@ -181,6 +182,8 @@ async function runShopsWallboard(
     });
   });
   markStart('store');
+  // Before the UI loads (loading it would hold their answers back): see session/first-reads.ts.
+  await Promise.all(sessions.map((session) => firstReads(session.store)));
   const closeAll = () => {
     for (const session of sessions) session.close();
   };
@@ -270,6 +273,8 @@ async function showInbox(
     rows: process.stdout.rows ?? 24,
   });
   markStart('store');
+  // Before the UI loads (loading it would hold their answers back): see session/first-reads.ts.
+  await firstReads(session.store);
   const [{ runInbox }, { buildKeymap, KeymapError }] = await Promise.all([
     import('../shell/run-inbox.js'),
     import('../shell/commands/keymap.js'),
