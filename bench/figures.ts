@@ -56,6 +56,10 @@ const START_ONLY = process.argv.includes('--start');
 const BEFORE_CLI = process.argv.includes('--before')
   ? process.argv[process.argv.indexOf('--before') + 1]
   : undefined;
+/** `--cli PATH`: with `--start`, the build measured as "inbox" (default dist/cli.js). */
+const START_CLI = process.argv.includes('--cli')
+  ? process.argv[process.argv.indexOf('--cli') + 1]
+  : undefined;
 const RUNS = QUICK ? 3 : 7;
 const PRESSES = QUICK ? 40 : 200;
 const IDLE_MS = QUICK ? 5_000 : 30_000;
@@ -238,7 +242,7 @@ async function startFigures(work: string, hello: string) {
   const env = shopEnv(work, baseUrl, sim.tokens.write);
   const programs = [
     { name: 'Ink hello', script: hello, screen: /hello from ink/ },
-    { name: 'inbox', script: 'dist/cli.js', screen: BUSINESS_AND_LEAD },
+    { name: 'inbox', script: START_CLI ?? 'dist/cli.js', screen: BUSINESS_AND_LEAD },
     ...(BEFORE_CLI ? [{ name: 'inbox before', script: BEFORE_CLI, screen: BUSINESS_AND_LEAD }] : []),
   ];
   const times = new Map(programs.map((program) => [program.name, [] as number[]]));
@@ -269,7 +273,7 @@ async function startFigures(work: string, hello: string) {
     const ms = median(times.get(name) ?? []);
     const mem = median(rss.get(name) ?? []);
     rows.push({
-      figure: `${name} (${name === 'inbox' ? 'dist/cli.js' : BEFORE_CLI}): spawn → shop name and first lead; RSS 1 s later (median of ${RUNS}, Node ${benchNodeVersion()})`,
+      figure: `${name} (${name === 'inbox' ? (START_CLI ?? 'dist/cli.js') : BEFORE_CLI}): spawn → shop name and first lead; RSS 1 s later (median of ${RUNS}, Node ${benchNodeVersion()})`,
       inbox: `${fixed(ms)} ms (${fixed(ms / helloMs, 2)}×) · ${fixed(mem)} MiB (${fixed(mem / helloRss, 2)}×)`,
       reference: `Ink hello ${fixed(helloMs)} ms · ${fixed(helloRss)} MiB`,
       budget: '≤ 1.3× · ≤ 1.4×',
