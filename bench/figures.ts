@@ -193,9 +193,10 @@ const START_PHASES = [
   { phase: 'code', label: 'Node itself (the hello pays it too)' },
   { phase: 'command', label: "the command's code (zod, the contract, the client)" },
   { phase: 'store', label: 'store set-up (the session, its store, the first reads sent)' },
+  { phase: 'reads', label: 'the first reads in (awaited before the UI loads, 300 ms at most)' },
   { phase: 'ui', label: 'Ink, React, Yoga (and the inbox UI) loaded' },
   { phase: 'first-frame', label: 'first frame rendered' },
-  { phase: 'data-frame', label: "first frame with the shop's data rendered (waits for the reads)" },
+  { phase: 'data-frame', label: "first frame with the shop's data rendered (0 when the first frame had it)" },
 ] as const;
 
 /** The table of where a start's milliseconds go: the median of each phase over the runs (wall and CPU). */

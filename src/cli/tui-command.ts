@@ -184,6 +184,7 @@ async function runShopsWallboard(
   markStart('store');
   // Before the UI loads (loading it would hold their answers back): see session/first-reads.ts.
   await Promise.all(sessions.map((session) => firstReads(session.store)));
+  markStart('reads');
   const closeAll = () => {
     for (const session of sessions) session.close();
   };
@@ -275,6 +276,7 @@ async function showInbox(
   markStart('store');
   // Before the UI loads (loading it would hold their answers back): see session/first-reads.ts.
   await firstReads(session.store);
+  markStart('reads');
   const [{ runInbox }, { buildKeymap, KeymapError }] = await Promise.all([
     import('../shell/run-inbox.js'),
     import('../shell/commands/keymap.js'),

@@ -6,12 +6,13 @@
  *
  * The phases, in order: `code` (the bundle's own code runs: Node itself is what came before), `command`
  * (the command's code is loaded: zod, the contract, the client), `store` (the session and its store are set
- * up), `ui` (Ink, React and Yoga are loaded), `first-frame` (Ink has rendered its first frame, about to
+ * up, the first reads sent), `reads` (the first reads are in, or their wait ended: session/first-reads.ts),
+ * `ui` (Ink, React and Yoga are loaded), `first-frame` (Ink has rendered its first frame, about to
  * write it), `data-frame` (the first frame with the shop and its inbox in the store).
  */
 import { appendFileSync } from 'node:fs';
 
-export type StartPhase = 'code' | 'command' | 'store' | 'ui' | 'first-frame' | 'data-frame';
+export type StartPhase = 'code' | 'command' | 'store' | 'reads' | 'ui' | 'first-frame' | 'data-frame';
 
 const traceFile = process.env.SHOP_INBOX_TRACE_START;
 const marked = new Set<StartPhase>();

@@ -58,6 +58,7 @@ describe('the start trace', () => {
       'code',
       'command',
       'store',
+      'reads',
       'ui',
       'first-frame',
       'data-frame',
@@ -96,7 +97,7 @@ describe('the start trace', () => {
       await until(() => (phases().includes('first-frame') ? true : undefined));
       terminal.send('q');
       await terminal.exited;
-      expect(phases()).toEqual(['code', 'command', 'store', 'ui', 'first-frame']);
+      expect(phases()).toEqual(['code', 'command', 'store', 'reads', 'ui', 'first-frame']);
     } finally {
       await hostile.close();
     }
