@@ -103,8 +103,8 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
 
   const markFrame = () => {
     markStart('first-frame');
-    const { me, inbox } = session.store.getState();
-    if (me.data !== undefined && inbox.open.data !== undefined) markStart('data-frame');
+    const { me, inbox, inboxFilter } = session.store.getState();
+    if (me.data !== undefined && inbox[inboxFilter].data !== undefined) markStart('data-frame');
   };
   const draw = () =>
     render(ui.element, {
