@@ -31,7 +31,7 @@ import { endpoints } from '../src/contract/endpoints.js';
 import { successEnvelope } from '../src/contract/envelopes.js';
 import { createSession } from '../src/session/create-session.js';
 import { createSimulator } from '../src/sim/simulator.js';
-import { type Program, rssMiB, start } from './pty-program.js';
+import { benchNodeVersion, type Program, rssMiB, start } from './pty-program.js';
 import { type SoakFigure, soak } from './soak.js';
 
 const QUICK = process.argv.includes('--quick');
@@ -48,6 +48,18 @@ const SOAK_MEASURE_MS =
     : QUICK
       ? 60_000
       : 300_000;
+/**
+ * `--start`: the start-up figures alone (first frame with data and RSS, beside the Ink hello), printed only;
+ * with `--before PATH` also another build's cli.js (the commit before a change) in the same run, turn about.
+ */
+const START_ONLY = process.argv.includes('--start');
+const BEFORE_CLI = process.argv.includes('--before')
+  ? process.argv[process.argv.indexOf('--before') + 1]
+  : undefined;
+/** `--cli PATH`: with `--start`, the build measured as "inbox" (default dist/cli.js). */
+const START_CLI = process.argv.includes('--cli')
+  ? process.argv[process.argv.indexOf('--cli') + 1]
+  : undefined;
 const RUNS = QUICK ? 3 : 7;
 const PRESSES = QUICK ? 40 : 200;
 const IDLE_MS = QUICK ? 5_000 : 30_000;
@@ -102,7 +114,10 @@ async function main() {
     ] as const) {
       await build({
         ...INK_BUNDLE,
-        plugins: [...INK_BUNDLE.plugins, resolveFrom(shipped, /^(ink|yoga-layout)(\/.*)?$/)],
+        plugins: [
+          ...INK_BUNDLE.plugins,
+          resolveFrom(shipped, /^(ink|yoga-layout|string-width|@alcalzone\/ansi-tokenize)(\/.*)?$/),
+        ],
         entryPoints: [entry],
         outfile,
         logLevel: 'error',
@@ -110,6 +125,12 @@ async function main() {
     }
   } finally {
     await rm(shipped, { recursive: true, force: true });
+  }
+  if (START_ONLY) {
+    await startFigures(work, hello);
+    await rm(work, { recursive: true, force: true });
+    await report();
+    return;
   }
   if (!SOAK_ONLY) await figures(work, hello, list);
   console.error(`live soak: ${SOAK_WARM_UP_MS / 1000} s warm-up, ${SOAK_MEASURE_MS / 1000} s measured…`);
@@ -153,21 +174,122 @@ function soakRows(figures: SoakFigure[]): Row[] {
 
 const signed = (value: number) => (value >= 0 ? `+${fixed(value, 1)}` : fixed(value, 1));
 
+/** The phases of one start, from the CLI's start trace (src/ui-kit/start-trace.ts): ms and CPU ms since the process started. */
+type StartTrace = Map<string, { ms: number; cpuMs: number }>;
+
+async function readStartTrace(file: string): Promise<StartTrace | undefined> {
+  try {
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    await rm(file, { force: true });
+    const marks = lines.map((line) => JSON.parse(line) as { phase: string; ms: number; cpuMs: number });
+    return new Map(marks.map(({ phase, ms, cpuMs }) => [phase, { ms, cpuMs }]));
+  } catch {
+    return undefined; // A build without the trace.
+  }
+}
+
+/** Each phase of the start, from the mark before it to its own. */
+const START_PHASES = [
+  { phase: 'code', label: 'Node itself (the hello pays it too)' },
+  { phase: 'command', label: "the command's code (zod, the contract, the client)" },
+  { phase: 'store', label: 'store set-up (the session, its store, the first reads sent)' },
+  { phase: 'reads', label: 'the first reads in (awaited before the UI loads, 300 ms at most)' },
+  { phase: 'ui', label: 'Ink, React, Yoga (and the inbox UI) loaded' },
+  { phase: 'first-frame', label: 'first frame rendered' },
+  { phase: 'data-frame', label: "first frame with the shop's data rendered (0 when the first frame had it)" },
+] as const;
+
+/** The table of where a start's milliseconds go: the median of each phase over the runs (wall and CPU). */
+function phaseTable(traces: StartTrace[]): string | undefined {
+  const complete = traces.filter((trace) => START_PHASES.every(({ phase }) => trace.has(phase)));
+  if (complete.length === 0) return undefined;
+  const lines = ['| from process start | ms | CPU ms | at (ms) |', '|---|---|---|---|'];
+  START_PHASES.forEach(({ phase, label }, index) => {
+    const previous = START_PHASES[index - 1]?.phase;
+    const spent = (pick: 'ms' | 'cpuMs') =>
+      median(
+        complete.map(
+          (trace) => (trace.get(phase)?.[pick] ?? 0) - (previous ? (trace.get(previous)?.[pick] ?? 0) : 0),
+        ),
+      );
+    const at = median(complete.map((trace) => trace.get(phase)?.ms ?? 0));
+    lines.push(`| ${label} | ${fixed(spent('ms'))} | ${fixed(spent('cpuMs'))} | ${fixed(at)} |`);
+  });
+  return `${lines.join('\n')}\n\n(median of ${complete.length} starts; SHOP_INBOX_TRACE_START, src/ui-kit/start-trace.ts)`;
+}
+const phaseTables: string[] = [];
+
+/** The environment the measured programs run in: a shop on the simulator, a home of their own. */
+function shopEnv(work: string, baseUrl: string, apiKey: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: work,
+    XDG_CONFIG_HOME: join(work, 'config'),
+    XDG_STATE_HOME: join(work, 'state'),
+    SHOP_API_BASE_URL: baseUrl,
+    SHOP_API_KEY: apiKey,
+  };
+}
+
+const BUSINESS_AND_LEAD = /Rivera Plumbing[\s\S]*Inbox — open leads \(\d+\)[\s\S]*\+1\d{10}/;
+
+/**
+ * `--start`: spawn → first frame with the shop's data, and RSS a second later, for the inbox (and the build
+ * given with `--before`) beside the Ink hello, turn about so that the machine's load falls on all alike.
+ */
+async function startFigures(work: string, hello: string) {
+  const sim = createSimulator({ rateLimitPerMinute: 100_000 });
+  const { baseUrl } = await sim.listen();
+  const env = shopEnv(work, baseUrl, sim.tokens.write);
+  const programs = [
+    { name: 'Ink hello', script: hello, screen: /hello from ink/ },
+    { name: 'inbox', script: START_CLI ?? 'dist/cli.js', screen: BUSINESS_AND_LEAD },
+    ...(BEFORE_CLI ? [{ name: 'inbox before', script: BEFORE_CLI, screen: BUSINESS_AND_LEAD }] : []),
+  ];
+  const times = new Map(programs.map((program) => [program.name, [] as number[]]));
+  const rss = new Map(programs.map((program) => [program.name, [] as number[]]));
+  console.error(`measuring start-up on Node ${benchNodeVersion()} (${RUNS} runs)…`);
+  const traces = new Map(programs.map((program) => [program.name, [] as StartTrace[]]));
+  for (let i = 0; i < RUNS; i += 1) {
+    for (const { name, script, screen } of programs) {
+      const traceFile = join(work, `start-trace-${i}.jsonl`);
+      const program = start(script, [], { ...env, SHOP_INBOX_TRACE_START: traceFile });
+      times.get(name)?.push(await program.waitFor(screen));
+      await sleep(1_000);
+      rss.get(name)?.push(rssMiB(program.term.pid));
+      await program.stop();
+      const trace = await readStartTrace(traceFile);
+      if (trace) traces.get(name)?.push(trace);
+    }
+  }
+  await sim.close();
+  for (const { name } of programs.slice(1)) {
+    const table = phaseTable(traces.get(name) ?? []);
+    if (table)
+      phaseTables.push(`Where the milliseconds go, ${name} (Node ${benchNodeVersion()}):\n\n${table}`);
+  }
+  const helloMs = median(times.get('Ink hello') ?? []);
+  const helloRss = median(rss.get('Ink hello') ?? []);
+  for (const { name } of programs.slice(1)) {
+    const ms = median(times.get(name) ?? []);
+    const mem = median(rss.get(name) ?? []);
+    rows.push({
+      figure: `${name} (${name === 'inbox' ? (START_CLI ?? 'dist/cli.js') : BEFORE_CLI}): spawn → shop name and first lead; RSS 1 s later (median of ${RUNS}, Node ${benchNodeVersion()})`,
+      inbox: `${fixed(ms)} ms (${fixed(ms / helloMs, 2)}×) · ${fixed(mem)} MiB (${fixed(mem / helloRss, 2)}×)`,
+      reference: `Ink hello ${fixed(helloMs)} ms · ${fixed(helloRss)} MiB`,
+      budget: '≤ 1.3× · ≤ 1.4×',
+      met: ms <= 1.3 * helloMs && mem <= 1.4 * helloRss,
+    });
+  }
+}
+
 /** Every figure but the soak's, on the CLI in dist/. */
 async function figures(work: string, hello: string, list: string) {
   const listScreen = /Inbox — open leads \(31\)[\s\S]*Thread — Ray Whitaker 0[\s\S]*\+15035551030/;
 
   const sim = createSimulator({ rateLimitPerMinute: 100_000 });
   const { baseUrl } = await sim.listen();
-  const inboxEnv = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: work,
-    XDG_CONFIG_HOME: join(work, 'config'),
-    XDG_STATE_HOME: join(work, 'state'),
-    SHOP_API_BASE_URL: baseUrl,
-    SHOP_API_KEY: sim.tokens.write,
-  };
-  const businessAndLead = /Rivera Plumbing[\s\S]*Inbox — open leads \(\d+\)[\s\S]*\+1\d{10}/;
+  const inboxEnv = shopEnv(work, baseUrl, sim.tokens.write);
   console.error(`measuring (${QUICK ? 'quick' : 'full'} run)…`);
 
   // --- start-up ---------------------------------------------------------------------------------
@@ -190,11 +312,20 @@ async function figures(work: string, hello: string, list: string) {
     await program.stop();
   }
   const inboxStart: number[] = [];
+  const inboxTraces: StartTrace[] = [];
   for (let i = 0; i < RUNS; i += 1) {
-    const program = start('dist/cli.js', [], inboxEnv);
-    inboxStart.push(await program.waitFor(businessAndLead));
+    const traceFile = join(work, `start-trace-${i}.jsonl`);
+    const program = start('dist/cli.js', [], { ...inboxEnv, SHOP_INBOX_TRACE_START: traceFile });
+    inboxStart.push(await program.waitFor(BUSINESS_AND_LEAD));
     await program.stop();
+    const trace = await readStartTrace(traceFile);
+    if (trace) inboxTraces.push(trace);
   }
+  const startPhases = phaseTable(inboxTraces);
+  if (startPhases)
+    phaseTables.push(
+      `Where the milliseconds go, from process start to the first frame with data:\n\n${startPhases}`,
+    );
   const startBudget = 1.3 * median(helloStart);
   rows.push({
     figure: `spawn → shop name and first lead on screen, 120×40 (median of ${RUNS})`,
@@ -257,7 +388,7 @@ async function figures(work: string, hello: string, list: string) {
 
   // --- keys, bytes, memory of one running inbox --------------------------------------------------
   const inbox = start('dist/cli.js', [], inboxEnv);
-  await inbox.waitFor(businessAndLead);
+  await inbox.waitFor(BUSINESS_AND_LEAD);
   const bareList = start(list, [], inboxEnv);
   await bareList.waitFor(listScreen);
   await sleep(2_000);
@@ -348,7 +479,7 @@ async function figures(work: string, hello: string, list: string) {
   await inbox.stop();
 
   const fresh = start('dist/cli.js', [], inboxEnv);
-  await fresh.waitFor(businessAndLead);
+  await fresh.waitFor(BUSINESS_AND_LEAD);
   await sleep(6_000);
   const inboxHeap = mib((await fresh.memory()).heapUsed);
   rows.push({
@@ -447,10 +578,11 @@ async function report() {
     ),
   ].join('\n');
   const cpu = cpus();
-  const machine = `${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown'}), ${fixed(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, ${process.platform}`;
+  const machine = `${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown'}), ${fixed(totalmem() / 1024 ** 3)} GiB, Node ${benchNodeVersion()}, ${process.platform}`;
   const date = new Date().toISOString().slice(0, 10);
-  console.log(`\n${table}\n\n${machine}; ${date}${QUICK ? '; quick run' : ''}`);
-  if (QUICK || SOAK_ONLY) return;
+  const phases = phaseTables.map((text) => `\n${text}\n`).join('');
+  console.log(`\n${table}\n${phases}\n${machine}; ${date}${QUICK ? '; quick run' : ''}`);
+  if (QUICK || SOAK_ONLY || START_ONLY) return;
   const path = 'BENCHMARKS.md';
   let notes = '';
   try {
@@ -462,7 +594,7 @@ async function report() {
   }
   await writeFile(
     path,
-    `# Benchmarks\n\nWritten by \`npm run bench\`, which builds first: the built \`dist/cli.js\` in a real pseudo-terminal at 120×40, pointed at a simulator already running in the benchmark's process, beside references measured in the same run (\`bench/reference/\`: a bare Ink hello, and the inbox's layout drawn by bare Ink, “Ink list”, both with Ink as published). Each figure is read off a headless xterm fed the program's output. The notes below are kept from run to run.\n\nMachine: ${machine}. Date: ${date}.\n\n${table}\n${notes}`,
+    `# Benchmarks\n\nWritten by \`npm run bench\`, which builds first: the built \`dist/cli.js\` in a real pseudo-terminal at 120×40, pointed at a simulator already running in the benchmark's process, beside references measured in the same run (\`bench/reference/\`: a bare Ink hello, and the inbox's layout drawn by bare Ink, “Ink list”, both with Ink as published). Each figure is read off a headless xterm fed the program's output. The notes below are kept from run to run.\n\nMachine: ${machine}. Date: ${date}.\n\n${table}\n${phases}${notes}`,
   );
   console.log(`\nwritten to ${path}`);
 }

@@ -50,6 +50,18 @@ export interface Program {
 const MEMORY_PROBE =
   "data:text/javascript,import { writeFileSync } from 'node:fs'; process.on('SIGUSR2', () => { if (globalThis.gc) globalThis.gc(); writeFileSync(process.env.BENCH_MEMORY_FILE, JSON.stringify(process.memoryUsage())); });";
 
+/**
+ * The Node the measured programs run on: this one, or `SHOP_INBOX_BENCH_NODE` (a path to another Node's
+ * binary: CI's Node 22 and 24 beside the Node 20 the bench itself runs on).
+ */
+const PROGRAM_NODE = process.env.SHOP_INBOX_BENCH_NODE || process.execPath;
+
+/** The version of the Node the measured programs run on. */
+export function benchNodeVersion(): string {
+  if (PROGRAM_NODE === process.execPath) return process.version;
+  return spawnSync(PROGRAM_NODE, ['--version'], { encoding: 'utf8' }).stdout.trim();
+}
+
 let probeCount = 0;
 export function start(
   script: string,
@@ -61,7 +73,7 @@ export function start(
 ): Program {
   const memoryFile = join(tmpdir(), `shop-inbox-bench-memory-${process.pid}-${probeCount++}.json`);
   const started = performance.now();
-  const term = pty.spawn(process.execPath, [...nodeArgs, '--import', MEMORY_PROBE, script, ...args], {
+  const term = pty.spawn(PROGRAM_NODE, [...nodeArgs, '--import', MEMORY_PROBE, script, ...args], {
     cols,
     rows,
     cwd: process.cwd(),

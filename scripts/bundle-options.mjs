@@ -27,6 +27,29 @@ const noDevtools = replaceModule(
 );
 
 /**
+ * `node:http` loaded with `require`, never as an ES module, wherever it is imported (our client, the metrics
+ * server, the simulator's @hono/node-server). On Node 22 and later `node:http` has three lazy getters,
+ * `WebSocket`, `CloseEvent` and `MessageEvent`, that load Node's fetch (undici); an ES module import of a
+ * built-in, named or not, makes Node read every export to fill the module's namespace, so `import { request }
+ * from 'node:http'` loads undici too: 25–45 ms and 8–13 MiB at every start that nothing here uses.
+ * `require('node:http')` (the bundle's banner makes `require`) returns the exports object untouched, and
+ * esbuild reads only the members each importer names, when it uses them. `node:https` has no such getters.
+ */
+const nodeHttpWithoutUndici = {
+  name: 'node-http-without-undici',
+  setup(pluginBuild) {
+    const namespace = 'node-http-by-require';
+    pluginBuild.onResolve({ filter: /^(node:)?http$/ }, (args) =>
+      args.namespace === namespace ? { path: 'node:http', external: true } : { path: 'node:http', namespace },
+    );
+    pluginBuild.onLoad({ filter: /.*/, namespace }, () => ({
+      contents: "module.exports = require('node:http');",
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * Packages bundled from another file than their "main": jsonc-parser's "main" is a UMD build whose require()s
  * of its own files esbuild cannot follow; its ESM build ("module") bundles whole. Every bundle of the
  * project's code (the CLI, the tests' child processes) uses these.
@@ -46,7 +69,7 @@ export const INK_BUNDLE = {
   minifySyntax: true,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [noDevtools],
+  plugins: [noDevtools, nodeHttpWithoutUndici],
   alias: BUNDLE_ALIASES,
   banner: {
     js: [

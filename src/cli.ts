@@ -3,6 +3,7 @@ import { tuneRuntime } from './cli/runtime-tuning.js';
 import { UsageError } from './cli/usage-error.js';
 import { mainHelp } from './cli/verb-table.js';
 import { VERSION } from './cli/version.js';
+import { markStart } from './ui-kit/start-trace.js';
 
 /** Flags that would put the key in argv, where every user of the machine can read it with ps. */
 const SECRET_FLAGS = ['--api-key', '--key', '--token'];
@@ -62,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
   return 2;
 }
 
+markStart('code');
 tuneRuntime(process.env);
 main(process.argv.slice(2)).then(
   (code) => {

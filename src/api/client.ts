@@ -10,7 +10,7 @@
  * garbage-collect an AbortSignal.timeout inside AbortSignal.any, so that it
  * never fires: nodejs/node#57736); redirects are never followed.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { type Endpoint, endpointPath, endpoints, limitParam } from '../contract/endpoints.js';
 import { ErrorBodyLenient, successEnvelope } from '../contract/envelopes.js';
 import type {

@@ -9,7 +9,7 @@
  * escapes too, so `--json` printed on a terminal cannot drive it, and the
  * document parses to exactly the same data.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** JSON.stringify writes every C0 control as an escape, so raw ones are only its own line breaks: kept. */
 const RAW_BUT_ACTIVE = /(?!\n)[\p{Cc}\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;

@@ -9,7 +9,9 @@ import { fadeOf, type ResolvedSettings } from '../config/settings.js';
 import { checkShopName, shopNames } from '../config/shops.js';
 import { RequestStats } from '../poller/request-stats.js';
 import { DEFAULT_MAX_RPM } from '../session/create-session.js';
+import { firstReads } from '../session/first-reads.js';
 import { type InboxSessionOptions, startInboxSession } from '../session/start-inbox-session.js';
+import { markStart } from '../ui-kit/start-trace.js';
 import { loadTemplates, TemplatesError } from '../user-actions/templates.js';
 import {
   type MetricsAddress,
@@ -40,6 +42,7 @@ function metricsAddressOf(raw: string | undefined, allowPublic: boolean): Metric
 type ThemeChoice = 'auto' | 'dark' | 'light';
 
 export async function runTuiCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  markStart('command');
   const { values, help } = parseVerbArgs(VERBS[''], args);
   if (help) {
     process.stdout.write(verbHelp(VERBS['']));
@@ -178,6 +181,10 @@ async function runShopsWallboard(
       ...(requestStats ? { requestStats } : {}),
     });
   });
+  markStart('store');
+  // Before the UI loads (loading it would hold their answers back): see session/first-reads.ts.
+  await Promise.all(sessions.map((session) => firstReads(session.store)));
+  markStart('reads');
   const closeAll = () => {
     for (const session of sessions) session.close();
   };
@@ -185,6 +192,7 @@ async function runShopsWallboard(
     import('../shell/run-inbox.js'),
     import('../shell/commands/keymap.js'),
   ]);
+  markStart('ui');
   try {
     buildKeymap(config?.keys);
   } catch (error) {
@@ -265,10 +273,15 @@ async function showInbox(
     columns: process.stdout.columns ?? 80,
     rows: process.stdout.rows ?? 24,
   });
+  markStart('store');
+  // Before the UI loads (loading it would hold their answers back): see session/first-reads.ts.
+  await firstReads(session.store);
+  markStart('reads');
   const [{ runInbox }, { buildKeymap, KeymapError }] = await Promise.all([
     import('../shell/run-inbox.js'),
     import('../shell/commands/keymap.js'),
   ]);
+  markStart('ui');
   try {
     buildKeymap(options.keys);
   } catch (error) {

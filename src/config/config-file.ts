@@ -4,7 +4,7 @@
  */
 import { isAbsolute } from 'node:path';
 import { type ParseError, type ParseErrorCode, parseTree } from 'jsonc-parser';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readBoundedFile } from './bounded-file.js';
 import { ConfigError } from './config-error.js';
 import { holdingDirectoryProblem, othersCanChangeProblem, type TrustedFileRole } from './file-permissions.js';

@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync, type Stats, unwatchFile, watchFile } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { keyFingerprint } from './key-fingerprint.js';
 import { stateDir } from './paths.js';
 import { writePrivateFile } from './private-file.js';

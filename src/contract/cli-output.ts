@@ -7,7 +7,7 @@
  * a customer has waited for a reply), `findings` (what the checks before a
  * send found). The README shows an example of each, checked against these.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { id, timestamp } from './primitives.js';
 import {
   Action,

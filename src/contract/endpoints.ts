@@ -3,7 +3,7 @@
  * and parses answers from this table, the simulator validates requests with it,
  * and /openapi.json is generated from it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ServiceErrorCode } from './envelopes.js';
 import {
   ActionList,

@@ -3,7 +3,7 @@
  * `{ error, code }` on failure. These are firm in the reference, so a body
  * without them is a contract violation, whatever else it holds.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Error codes the reference documents, with the HTTP status each comes with. */
 export const ErrorCodeStatus = {

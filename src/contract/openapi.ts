@@ -2,7 +2,7 @@
  * The OpenAPI 3.1.0 document of v1, generated from the endpoint table and the
  * zod schemas, so it can never drift from what the client and simulator do.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type Endpoint, endpointList } from './endpoints.js';
 import { ErrorCodeStatus, type ServiceErrorCode } from './envelopes.js';
 

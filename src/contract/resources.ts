@@ -10,7 +10,7 @@
  * "Assumptions"): consent_latest, forwarding_verified_at and payment_method
  * plausibly have no value for a shop that has not set them up.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { id, openEnum, phoneNumber, timestamp } from './primitives.js';
 
 export const ActionStatusValues = ['pending_approval', 'published', 'declined', 'failed'] as const;

@@ -5,7 +5,7 @@
  * API's own contract, exactly as if it came from the API: nothing from the
  * socket is trusted more than the shop's answers.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { endpoints } from '../contract/endpoints.js';
 import { READS, readOf, type Slot, type SlotData } from '../poller/reads.js';
 

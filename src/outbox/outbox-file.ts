@@ -39,7 +39,7 @@
  */
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { keyFingerprint } from '../config/key-fingerprint.js';
 import { stateDir } from '../config/paths.js';
 import {

@@ -7,7 +7,7 @@
  * from this table: adding a read is one entry here (ARCHITECTURE.md, "A new
  * read"). Which panes show a read is the panes' own `reads(state)`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CallOptions, ShopClient } from '../api/client.js';
 import { type Endpoint, endpoints, SEARCH_QUERY_MAX } from '../contract/endpoints.js';
 import { ActionStatusValues, InboxFilterValues } from '../contract/resources.js';

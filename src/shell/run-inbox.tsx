@@ -11,6 +11,7 @@ import type { Session } from '../session/create-session.js';
 import type { View } from '../store/app-store.js';
 import { editExternally } from '../ui-kit/external-editor.js';
 import { escapeDelayFrom } from '../ui-kit/input/input-source.js';
+import { markStart, tracingStart } from '../ui-kit/start-trace.js';
 import { enterFullScreen } from '../ui-kit/terminal.js';
 import { followTerminalSize } from '../ui-kit/terminal-size.js';
 import { chooseTheme, type ThemeChoice } from '../ui-kit/theme.js';
@@ -100,6 +101,11 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
     finish(code);
   };
 
+  const markFrame = () => {
+    markStart('first-frame');
+    const { me, inbox, inboxFilter } = session.store.getState();
+    if (me.data !== undefined && inbox[inboxFilter].data !== undefined) markStart('data-frame');
+  };
   const draw = () =>
     render(ui.element, {
       stdout: screen.output,
@@ -109,6 +115,7 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
       // Over SSH, bytes per frame are what staff feel: redraw only changed lines, at most 15 times a second.
       incrementalRendering: true,
       maxFps: 15,
+      ...(tracingStart ? { onRender: markFrame } : {}),
     });
   const escapeTimeoutMs = escapeDelayFrom(process.env);
   const escapeOption = escapeTimeoutMs === undefined ? {} : { escapeTimeoutMs };

@@ -5,7 +5,7 @@
  */
 import type { HttpBindings } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import {
   DecideBody,
   type Endpoint,

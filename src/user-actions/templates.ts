@@ -10,7 +10,7 @@
  * text that still has one, naming it.
  */
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatBytes, readBoundedFile } from '../config/bounded-file.js';
 import {
   holdingDirectoryProblem,

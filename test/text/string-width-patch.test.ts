@@ -1,0 +1,166 @@
+/**
+ * string-width is patched (patches/string-width+8.3.0.patch) to test its emoji expressions only on clusters
+ * that can be emoji; as published it tests `^\p{RGI_Emoji}$` on every cluster of every non-ASCII string Ink
+ * measures. The patch must change the cost and nothing else: here the patched package (node_modules, as the
+ * bundle and the tests run it) and the package as published (a copy with the patches taken out, as the
+ * benchmark's references are built) give the same width on many strings made of what terminals find hard.
+ */
+import { rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import fc from 'fast-check';
+import stringWidth from 'string-width';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shippedCopy } from '../../scripts/ink-patches.mjs';
+
+type StringWidth = typeof stringWidth;
+
+// Inside node_modules, so that the copy's own imports (strip-ansi, get-east-asian-width) resolve as usual.
+const copy = resolve('node_modules', '.cache', `shop-inbox-string-width-as-shipped-${process.pid}`);
+let published: StringWidth;
+
+beforeAll(async () => {
+  await shippedCopy(copy);
+  const url = pathToFileURL(join(copy, 'node_modules', 'string-width', 'index.js')).href;
+  published = ((await import(url)) as { default: StringWidth }).default;
+}, 60_000);
+afterAll(async () => {
+  await rm(copy, { recursive: true, force: true });
+});
+
+/** Pieces of text whose width is easy to get wrong. */
+const HARD_PIECES = [
+  // Emoji shown as emoji by default, text-style ones with and without VS16, modifiers.
+  '😀',
+  '👍',
+  '👍🏽',
+  '🏽',
+  '☺',
+  '☺️',
+  '❤',
+  '❤️',
+  '✔',
+  '✔️',
+  '⌚',
+  '©',
+  '©️',
+  '™',
+  '↔️',
+  '🅰',
+  '🅰️',
+  // ZWJ sequences: RGI, not RGI (two pictographs), a dangling ZWJ.
+  '👩‍💻',
+  '👨‍👩‍👧‍👦',
+  '🏳️‍🌈',
+  '🧑🏾‍🚀',
+  '🐈‍⬛',
+  '🦊‍🐢',
+  '\u200D',
+  'a\u200Db',
+  // Flags, a lone regional indicator, a subdivision flag (tag sequence).
+  '🇳🇵',
+  '🇳🇿',
+  '🇺',
+  '🏴󠁧󠁢󠁳󠁣󠁴󠁿',
+  // Keycaps: qualified, unqualified, not a keycap.
+  '1️⃣',
+  '#️⃣',
+  '*⃣',
+  '7⃣',
+  'a⃣',
+  // CJK, fullwidth and halfwidth forms, Hangul syllables and jamo.
+  '漢字',
+  '日本語',
+  'ｶﾞ',
+  'ＡＢ',
+  '한국어',
+  '\u1100\u1161\u11A8',
+  '\u1100\u1100\u1161',
+  // Combining marks, Devanagari, Thai, Arabic, zero-width and control characters.
+  'e\u0301',
+  'a\u0300\u0301\u0302',
+  'क्षि',
+  'नमस्ते',
+  'ภาษาไทย',
+  'مرحبا',
+  '\u200B',
+  '\u00AD',
+  '\u0007',
+  '\t',
+  // Box drawing and symbols the inbox draws; ambiguous-width characters.
+  '│',
+  '─',
+  '…',
+  '·',
+  '→',
+  '°',
+  '±',
+  'α',
+  '★',
+  // ANSI: colours, bold, hyperlinks, C1 CSI.
+  '\u001B[31m',
+  '\u001B[1m',
+  '\u001B[0m',
+  '\u001B]8;;https://example.com\u0007',
+  '\u009B32m',
+  // Plain ASCII and digits (which are Emoji code points).
+  'Ray Whitaker',
+  '+15035551030',
+  '0',
+  '9',
+  '#',
+  '*',
+  ' ',
+];
+
+const hardText = fc
+  .array(
+    fc.oneof(
+      { weight: 5, arbitrary: fc.constantFrom(...HARD_PIECES) },
+      { weight: 2, arbitrary: fc.string({ unit: 'grapheme', maxLength: 6 }) },
+      { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 6 }) },
+      { weight: 1, arbitrary: fc.string({ unit: 'grapheme-composite', maxLength: 4 }) },
+    ),
+    { maxLength: 12 },
+  )
+  .map((pieces) => pieces.join(''));
+
+describe('string-width as patched', () => {
+  it('gives the published width on hard pieces one by one', () => {
+    for (const piece of HARD_PIECES) {
+      expect(stringWidth(piece), JSON.stringify(piece)).toBe(published(piece));
+      expect(stringWidth(piece, { ambiguousIsNarrow: false }), JSON.stringify(piece)).toBe(
+        published(piece, { ambiguousIsNarrow: false }),
+      );
+    }
+  });
+
+  it('gives the published width on strings of emoji, ZWJ sequences, flags, keycaps, CJK, marks and ANSI', () => {
+    fc.assert(
+      fc.property(hardText, fc.boolean(), fc.boolean(), (text, ambiguousIsNarrow, countAnsiEscapeCodes) => {
+        const options = { ambiguousIsNarrow, countAnsiEscapeCodes };
+        expect(stringWidth(text, options)).toBe(published(text, options));
+      }),
+      { numRuns: 10_000 },
+    );
+  });
+
+  it('gives the published width on every code point where emoji, marks and CJK live: alone, with VS16, after a letter', () => {
+    const ranges = [
+      [0x00_00, 0x33_ff], // Latin to CJK symbols: marks, arrows, dingbats, keycap bases, ©, ™, ⌚
+      [0xfe_00, 0xff_ff], // variation selectors, halfwidth and fullwidth forms
+      [0x1_f0_00, 0x1_fb_ff], // emoji, regional indicators, modifiers
+      [0xe_00_00, 0xe_00_7f], // tags
+    ];
+    for (const [from = 0, to = 0] of ranges) {
+      for (let codePoint = from; codePoint <= to; codePoint += 1) {
+        if (codePoint >= 0xd8_00 && codePoint <= 0xdf_ff) continue;
+        const character = String.fromCodePoint(codePoint);
+        for (const text of [character, `${character}\uFE0F`, `é${character}`]) {
+          if (stringWidth(text) !== published(text))
+            expect(JSON.stringify(text)).toBe(`width ${published(text)}`);
+        }
+      }
+    }
+  });
+});
