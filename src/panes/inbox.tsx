@@ -23,6 +23,7 @@ import {
   threadLeadId,
   threadList,
 } from '../store/selectors.js';
+import { waitingConversations } from '../store/waiting.js';
 import { useAppState, useClockNow, useServices, useTheme } from '../ui-kit/app-context.js';
 import type { CommandContext } from '../ui-kit/commands/command.js';
 import { ListWindow } from '../ui-kit/components/list-window.js';
@@ -30,7 +31,7 @@ import { LoadedStatus, statusOf } from '../ui-kit/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui-kit/components/pane-frame.js';
 import { SearchLine } from '../ui-kit/components/search-line.js';
 import { Text } from '../ui-kit/components/text.js';
-import { age, enumLabel, oneLine } from '../ui-kit/format.js';
+import { age, enumLabel, oneLine, waitedFor } from '../ui-kit/format.js';
 import { useClickable } from '../ui-kit/use-clickable.js';
 import { composeCommand, copyCommand, filterCommands } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
@@ -49,6 +50,7 @@ const LeadRow = memo(function LeadRow({
   now,
   wide,
   repliedElsewhere,
+  waitingSince,
 }: {
   lead: InboxLead;
   selected: boolean;
@@ -57,6 +59,8 @@ const LeadRow = memo(function LeadRow({
   wide: boolean;
   /** Another terminal of this box is writing to this lead's contact (the hub's presence). */
   repliedElsewhere: boolean;
+  /** In the waiting list: since when the customer waits. */
+  waitingSince: string | undefined;
 }) {
   const theme = useTheme();
   const sameDay = String(lead.urgency) === 'same_day';
@@ -81,18 +85,28 @@ const LeadRow = memo(function LeadRow({
           {sameDay ? 'SAME DAY' : enumLabel(lead.urgency)}
         </Text>
       </Box>
-      <Box width={9} flexShrink={0} marginLeft={1}>
-        {repliedElsewhere ? (
-          <Text wrap="truncate-end" color={theme.warning} bold>
-            ✎ typing
+      {repliedElsewhere || waitingSince === undefined ? (
+        <Box width={9} flexShrink={0} marginLeft={1}>
+          {repliedElsewhere ? (
+            <Text wrap="truncate-end" color={theme.warning} bold>
+              ✎ typing
+            </Text>
+          ) : (
+            <Text wrap="truncate-end">{enumLabel(lead.status)}</Text>
+          )}
+        </Box>
+      ) : null}
+      {waitingSince === undefined ? (
+        <Box width={4} flexShrink={0} marginLeft={1} justifyContent="flex-end">
+          <Text dimColor>{age(lead.created_at, now)}</Text>
+        </Box>
+      ) : (
+        <Box width={18} flexShrink={0} marginLeft={1} justifyContent="flex-end">
+          <Text wrap="truncate-end" color={theme.warning}>
+            {waitedFor(waitingSince, now)}
           </Text>
-        ) : (
-          <Text wrap="truncate-end">{enumLabel(lead.status)}</Text>
-        )}
-      </Box>
-      <Box width={4} flexShrink={0} marginLeft={1} justifyContent="flex-end">
-        <Text dimColor>{age(lead.created_at, now)}</Text>
-      </Box>
+        </Box>
+      )}
     </Box>
   );
 });
@@ -199,14 +213,50 @@ function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: bo
   );
 }
 
+const TITLES = {
+  open: 'Inbox — open leads',
+  callbacks: 'Inbox — missed calls with no reply',
+  waiting: 'Inbox — waiting for a reply, oldest first',
+};
+const EMPTY = {
+  open: 'No open leads.',
+  callbacks: 'No missed calls waiting for a reply.',
+  waiting: "Nobody is waiting for a reply (as far as the open leads' threads read say).",
+};
+
 function InboxPane({ height, width, focused }: PaneProps) {
-  const filter = useAppState((state) => state.inboxFilter);
+  const filter = useAppState((state) => (state.waitingOnly ? 'waiting' : state.inboxFilter));
+  // Since when each waits, in the waiting list; one string so that the pane renders only when it changes.
+  const waitingSince = useAppState((state) =>
+    state.waitingOnly
+      ? waitingConversations(state)
+          .map((waiting) => `${waiting.lead.id}\u0001${waiting.since}`)
+          .join('\u0000')
+      : '',
+  );
+  const sinceOf = useMemo(
+    () =>
+      new Map(
+        waitingSince
+          ? waitingSince.split('\u0000').map((pair) => pair.split('\u0001') as [string, string])
+          : [],
+      ),
+    [waitingSince],
+  );
   const loaded = useAppState((state) => statusOf(state.inbox[state.inboxFilter]));
   const rows = useAppState((state) => inboxList(state).rows);
-  const loadedCount = useAppState((state) => state.inbox[state.inboxFilter].data?.open_leads.length ?? 0);
+  const loadedCount = useAppState((state) =>
+    state.waitingOnly
+      ? waitingConversations(state).length
+      : (state.inbox[state.inboxFilter].data?.open_leads.length ?? 0),
+  );
   // The list's count as the header, Today and the title give it: more than a page means the title says so.
   const total = useAppState((state) =>
-    state.inboxFilter === 'open' ? openLeadCount(state) : callbackCount(state),
+    state.waitingOnly
+      ? undefined
+      : state.inboxFilter === 'open'
+        ? openLeadCount(state)
+        : callbackCount(state),
   );
   const selected = useSelectedIndex('inbox', inboxList);
   const previews = useAppState((state) => state.inbox.open.data?.latest_inbound ?? []);
@@ -229,13 +279,13 @@ function InboxPane({ height, width, focused }: PaneProps) {
   const wide = useAppState((state) => state.columns < 120 || state.columns >= 160);
   const now = useClockNow();
   const order = useAppState((state) => state.inboxOrder);
-  const title = filter === 'open' ? 'Inbox — open leads' : 'Inbox — missed calls with no reply';
+  const title = TITLES[filter];
   const contentRows = frameContentRows(height);
   const searchRows = search.text || search.editing ? 1 : 0;
   const listRows = Math.max(1, contentRows - INBOUND_SHOWN - 1 - searchRows);
   return (
     <PaneFrame
-      title={`${title} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount, total })}${order === 'newest' ? '' : ` · ${order === 'same-day' ? 'same-day first' : 'oldest first'}`}`}
+      title={`${title} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount, total })}${order === 'newest' || filter === 'waiting' ? '' : ` · ${order === 'same-day' ? 'same-day first' : 'oldest first'}`}`}
       focused={focused}
       height={height}
       {...(width !== undefined ? { width } : {})}
@@ -248,13 +298,7 @@ function InboxPane({ height, width, focused }: PaneProps) {
         selected={selected}
         height={listRows}
         rowKey={(lead) => lead.id}
-        empty={
-          loaded.updatedAt === undefined
-            ? ' '
-            : filter === 'open'
-              ? 'No open leads.'
-              : 'No missed calls waiting for a reply.'
-        }
+        empty={loaded.updatedAt === undefined ? ' ' : EMPTY[filter]}
         renderRow={(lead, isSelected) => (
           <LeadRow
             lead={lead}
@@ -263,6 +307,7 @@ function InboxPane({ height, width, focused }: PaneProps) {
             now={now}
             wide={wide}
             repliedElsewhere={repliedElsewhere !== '' && repliedElsewhere.split('\u0000').includes(lead.id)}
+            waitingSince={sinceOf.get(lead.id)}
           />
         )}
       />
@@ -292,7 +337,7 @@ export const inboxPane: PaneDescriptor = {
     leftBecauseOfUs: (state: AppState, id: string) => repliedFromHere(state, id),
   },
   reads,
-  choices: (state) => [state.inboxFilter, state.inboxOrder],
+  choices: (state) => [state.inboxFilter, state.inboxOrder, state.waitingOnly],
   // The latest inbound texts are marked here but seen in their thread.
   seen: { kinds: ['leads', 'inbound'] },
   beside: 'thread',
@@ -337,8 +382,22 @@ export const inboxPane: PaneDescriptor = {
       hint: 'callbacks',
       run: (context) =>
         context.ui.showList('inbox', {
-          inboxFilter: context.state().inboxFilter === 'open' ? 'callbacks' : 'open',
+          inboxFilter:
+            context.state().inboxFilter === 'open' && !context.state().waitingOnly ? 'callbacks' : 'open',
+          waitingOnly: false,
         }),
+    },
+    {
+      id: 'waiting',
+      mode: 'pane',
+      pane: 'inbox',
+      keys: ['w'],
+      label: 'switch open leads / conversations waiting for a reply (oldest waiting first)',
+      hint: 'waiting',
+      run: (context) => {
+        const waitingOnly = !context.state().waitingOnly;
+        context.ui.showList('inbox', { waitingOnly, inboxFilter: 'open' });
+      },
     },
     {
       id: 'sort',
@@ -348,6 +407,10 @@ export const inboxPane: PaneDescriptor = {
       label:
         'order the list: inbox newest → same-day first → oldest first; reviews newest → unreplied → lowest rating first',
       hint: 'order',
+      when: (context) =>
+        context.state().waitingOnly
+          ? 'the waiting list is always oldest waiting first (w shows the open leads)'
+          : true,
       run: (context) => {
         const index = INBOX_ORDERS.indexOf(context.state().inboxOrder);
         const next = INBOX_ORDERS[(index + 1) % INBOX_ORDERS.length] ?? 'newest';

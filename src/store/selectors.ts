@@ -16,6 +16,7 @@ import { recipientLabel } from '../text/recipient.js';
 import type { AppState, ComposerTarget, OutgoingText, PaneId } from './app-store.js';
 import { type ListShape, noSelection, type Selection, selectedIndexIn } from './selection.js';
 import { type ListedText, pairSentCopies, type SentCopy } from './sent-copies.js';
+import { waitingConversations } from './waiting.js';
 
 const digitsOf = (text: string) => text.replace(/\D/g, '');
 
@@ -44,11 +45,15 @@ export const selectionOf = (state: Pick<AppState, 'selection'>, pane: PaneId): S
   state.selection[pane] ?? noSelection;
 
 export function inboxRows(state: AppState): InboxLead[] {
-  const leads = state.inbox[state.inboxFilter].data?.open_leads ?? [];
+  const leads = state.waitingOnly
+    ? waitingConversations(state).map((waiting) => waiting.lead)
+    : (state.inbox[state.inboxFilter].data?.open_leads ?? []);
   const query = searchText(state, 'inbox');
   const shown = query
     ? leads.filter((lead) => matches(query, lead.contact_name, lead.caller_phone, lead.job_type))
     : leads;
+  // The waiting list has one order: who has waited longest first.
+  if (state.waitingOnly) return shown;
   switch (state.inboxOrder) {
     case 'same-day': {
       // Stable: within each group, the service's order (newest first).
@@ -203,9 +208,11 @@ export function threadSubject(state: AppState): ThreadSubject {
     return noThread(`no lead matches the filter “${query}”: no thread to show (esc in the Inbox clears it)`);
   }
   return noThread(
-    state.inboxFilter === 'open'
-      ? 'no open leads: no thread to show'
-      : 'no missed calls waiting for a reply: no thread to show',
+    state.waitingOnly
+      ? 'nobody is waiting for a reply: no thread to show'
+      : state.inboxFilter === 'open'
+        ? 'no open leads: no thread to show'
+        : 'no missed calls waiting for a reply: no thread to show',
   );
 }
 

@@ -1,0 +1,119 @@
+/**
+ * Who is still waiting for a reply: the conversations whose newest text is
+ * the customer's (as the threads read say), oldest waiting first, each with
+ * how long, behind `w` in the Inbox; the header counts them. A reply (from
+ * here or the dashboard) takes a lead off the list.
+ */
+import { describe, expect, it } from 'vitest';
+import type { AppState } from '../../src/store/app-store.js';
+import { leadsToMatchInbound, threadLeadId, threadList } from '../../src/store/selectors.js';
+import { waitingConversations } from '../../src/store/waiting.js';
+import { manualClock, startSim } from '../support/sim.js';
+import { KEYS, startTui } from '../support/tui.js';
+import { startupLoaded } from '../support/write-flows.js';
+import { firstLoad, lines, plain, QUIET, selectedRow } from './nav-pane-helpers.js';
+
+const MINUTE = 60_000;
+
+/** The header's "N waiting". */
+const headerWaiting = (frame: string) => Number(/(\d+) waiting\b/.exec(lines(frame)[1] ?? '')?.[1]);
+
+/** The Inbox's side of each line (the thread may share the screen from 120 columns). */
+const inboxSide = (frame: string) => lines(frame).map((line) => line.split('││')[0] ?? '');
+
+/** The Inbox's waiting rows that name these phones, in screen order. */
+const rowsOf = (frame: string, phones: readonly string[]) =>
+  inboxSide(frame).filter((line) => phones.some((phone) => line.includes(phone)) && / waiting \d/.test(line));
+
+async function twoCustomersWrite() {
+  const clock = manualClock();
+  const s = await startSim({ now: clock.now });
+  const shop = s.sim.shops.main;
+  // Two open leads (read from the service as staff would see them), well down the list.
+  const open = (await s.client().getInbox({ filter: 'open', limit: 100 })).open_leads;
+  const [first, second] = [open[4], open[6]];
+  if (!first || !second) throw new Error('the seed has too few open leads');
+  s.sim.receiveText(first.id, 'Is anyone coming today?');
+  clock.advance(6 * MINUTE);
+  s.sim.receiveText(second.id, 'The leak is getting worse');
+  clock.advance(14 * MINUTE);
+  const contactOf = (leadId: string) => {
+    const lead = shop.leads.find((candidate) => candidate.id === leadId);
+    const contact = shop.contacts.find((candidate) => candidate.id === lead?.contactId);
+    if (!lead || !contact) throw new Error('no lead');
+    return { lead, contact };
+  };
+  return { clock, s, first: contactOf(first.id), second: contactOf(second.id) };
+}
+
+/** Both texts matched to their leads (their threads read, paced 50 ms apart). */
+const bothRead = (ids: readonly string[]) => (state: AppState) =>
+  ids.every((id) => state.leads[id]?.data) && leadsToMatchInbound(state).length === 0;
+
+describe('waiting for a reply', () => {
+  it('w lists who waits, oldest first, with how long by the inbox clock; the header counts them; a reply takes one off', async () => {
+    const { clock, s, first, second } = await twoCustomersWrite();
+    const tui = await startTui({
+      sim: s,
+      columns: 120,
+      rows: 40,
+      now: clock.now,
+      intervals: { ...QUIET, pacedMs: 50 },
+    });
+    await firstLoad(tui, startupLoaded);
+    await tui.waitFor((_f, state) => bothRead([first.lead.id, second.lead.id])(state), 10_000);
+
+    await tui.run('waiting');
+    const frame = plain(await tui.waitFor(/Inbox — waiting for a reply/));
+    const waiting = waitingConversations(tui.state());
+    // Oldest first, by the customer's newest text.
+    const sinces = waiting.map((item) => Date.parse(item.since));
+    expect(sinces).toEqual([...sinces].sort((a, b) => a - b));
+    const phones = [first.contact.phone, second.contact.phone];
+    const rows = rowsOf(frame, phones);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toContain(first.contact.phone);
+    expect(rows[0]).toContain('waiting 20 min');
+    expect(rows[1]).toContain(second.contact.phone);
+    expect(rows[1]).toContain('waiting 14 min');
+    // The rows on screen are the list, in its order; the header counts the same.
+    const listed = inboxSide(frame).filter((line) => /waiting \d+ (s|min|h|d)\b/.test(line));
+    expect(listed).toHaveLength(waiting.length);
+    expect(headerWaiting(frame)).toBe(waiting.length);
+    expect(frame).toContain(`(${waiting.length})`);
+
+    // enter opens the second's thread, on the customer's text.
+    const index = waiting.findIndex((item) => item.lead.id === second.lead.id);
+    await tui.press('g', ...Array.from({ length: index }, () => 'j'));
+    await tui.press(KEYS.enter);
+    await tui.waitFor((_f, state) => state.focus === 'thread' && threadLeadId(state) === second.lead.id);
+    const entry = threadList(tui.state()).rows[selectedRow(tui.state(), 'thread')];
+    expect(entry?.kind === 'message' ? entry.message.body : undefined).toBe('The leak is getting worse');
+
+    // Staff answer the first on the dashboard; enter on it reads its thread again: it waits no more, and
+    // leaves the list (the thread follows the list to its neighbour).
+    first.lead.messages.push({
+      id: 'msg_dashboard_answer',
+      direction: 'outbound',
+      body: 'Yes, between 2 and 4.',
+      occurredAt: clock.now(),
+    });
+    await tui.press(KEYS.escape);
+    await tui.waitFor((_f, state) => state.focus === 'inbox');
+    const firstIndex = waiting.findIndex((item) => item.lead.id === first.lead.id);
+    await tui.press('g', ...Array.from({ length: firstIndex }, () => 'j'), KEYS.enter);
+    await tui.waitFor((_f, state) =>
+      Boolean(state.leads[first.lead.id]?.data?.messages.some((m) => m.id === 'msg_dashboard_answer')),
+    );
+    await tui.press(KEYS.escape);
+    const after = plain(
+      await tui.waitFor((f) => headerWaiting(plain(f)) === waiting.length - 1 && f.includes('waiting for a')),
+    );
+    expect(rowsOf(after, phones).map((row) => row.includes(second.contact.phone))).toEqual([true]);
+    expect(waitingConversations(tui.state()).map((item) => item.lead.id)).not.toContain(first.lead.id);
+
+    // w again: the open leads, whose rows show the lead's age, not a wait.
+    await tui.run('waiting');
+    await tui.waitFor(/Inbox — open leads/);
+  });
+});
