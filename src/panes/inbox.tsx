@@ -8,6 +8,7 @@ import { memo, useMemo } from 'react';
 import type { InboundPreview, InboxLead } from '../contract/resources.js';
 import type { Slot } from '../poller/reads.js';
 import { type AppState, INBOX_ORDERS, type InboxOrder, isWide } from '../store/app-store.js';
+import { type ConversationMarks, isDone, isUnread } from '../store/conversation-marks.js';
 import { callbackCount, listCount, openLeadCount } from '../store/counts.js';
 import { inboundId } from '../store/seen.js';
 import {
@@ -23,7 +24,7 @@ import {
   threadLeadId,
   threadList,
 } from '../store/selectors.js';
-import { waitingConversations } from '../store/waiting.js';
+import { leadUnread, newestInboundAt, waitingConversations } from '../store/waiting.js';
 import { useAppState, useClockNow, useServices, useTheme } from '../ui-kit/app-context.js';
 import type { CommandContext } from '../ui-kit/commands/command.js';
 import { ListWindow } from '../ui-kit/components/list-window.js';
@@ -33,7 +34,7 @@ import { SearchLine } from '../ui-kit/components/search-line.js';
 import { Text } from '../ui-kit/components/text.js';
 import { age, enumLabel, oneLine, waitedFor } from '../ui-kit/format.js';
 import { useClickable } from '../ui-kit/use-clickable.js';
-import { composeCommand, copyCommand, filterCommands } from './common-commands.js';
+import { composeCommand, copyCommand, doneCommand, filterCommands } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
@@ -185,8 +186,24 @@ function PreviewRow({
   );
 }
 
+/**
+ * A latest inbound text is marked while it is unread: matched to its lead, until its thread was open with it
+ * (kept by this inbox, src/store/conversation-marks.ts); not matched yet, while it is new since staff looked.
+ */
+function previewMarked(
+  sender: PreviewSender | undefined,
+  preview: InboundPreview,
+  fresh: ReadonlySet<string>,
+  conversations: ConversationMarks,
+): boolean {
+  if (sender?.kind === 'matched')
+    return isUnread(conversations, sender.lead.lead.id, Date.parse(preview.occurred_at));
+  return fresh.has(inboundId(preview));
+}
+
 function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: boolean }) {
   const fresh = useAppState((state) => state.seen.fresh.inbound);
+  const conversations = useAppState((state) => state.conversations);
   // Who sent each, as far as the threads read say: matched only when the previews or the threads change.
   const leads = useAppState((state) => state.leads);
   const inbox = useAppState((state) => state.inbox);
@@ -205,7 +222,7 @@ function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: bo
           key={inboundId(preview)}
           preview={preview}
           sender={senders[index] ?? { kind: 'not-matched-yet' }}
-          fresh={fresh.has(inboundId(preview))}
+          fresh={previewMarked(senders[index], preview, fresh, conversations)}
           now={now}
         />
       ))}
@@ -262,6 +279,9 @@ function InboxPane({ height, width, focused }: PaneProps) {
   const previews = useAppState((state) => state.inbox.open.data?.latest_inbound ?? []);
   const previewsLoaded = useAppState((state) => state.inbox.open.updatedAt !== undefined);
   const freshLeads = useAppState((state) => state.seen.fresh.leads);
+  // Leads with an inbound text staff have not had open: one string, so that the pane renders when it changes.
+  const unread = useAppState((state) => unreadLeadIds(state).join('\u0000'));
+  const unreadIds = useMemo(() => new Set(unread ? unread.split('\u0000') : []), [unread]);
   // Leads whose contact another terminal is writing to, as far as this one has read their contact.
   const repliedElsewhere = useAppState((state) => {
     const writing = state.presence.composingElsewhere;
@@ -303,7 +323,7 @@ function InboxPane({ height, width, focused }: PaneProps) {
           <LeadRow
             lead={lead}
             selected={isSelected && focused}
-            fresh={freshLeads.has(lead.id)}
+            fresh={freshLeads.has(lead.id) || unreadIds.has(lead.id)}
             now={now}
             wide={wide}
             repliedElsewhere={repliedElsewhere !== '' && repliedElsewhere.split('\u0000').includes(lead.id)}
@@ -314,6 +334,26 @@ function InboxPane({ height, width, focused }: PaneProps) {
       <Previews previews={previews} loaded={previewsLoaded} />
     </PaneFrame>
   );
+}
+
+/** The listed leads (open and callbacks) with an inbound text staff have not had open. */
+function unreadLeadIds(state: AppState): string[] {
+  const ids = new Set<string>();
+  for (const filter of ['open', 'callbacks'] as const)
+    for (const lead of state.inbox[filter].data?.open_leads ?? [])
+      if (leadUnread(state, lead.id)) ids.add(lead.id);
+  return [...ids];
+}
+
+/** The Inbox's tab: new leads and unread conversations (once each), and new texts not matched to a lead yet. */
+function marksCounted(state: AppState): number {
+  const leads = new Set([...state.seen.fresh.leads, ...unreadLeadIds(state)]);
+  const previews = state.inbox.open.data?.latest_inbound ?? [];
+  const unmatched = previews.filter(
+    (preview) =>
+      state.seen.fresh.inbound.has(inboundId(preview)) && previewSender(state, preview).kind !== 'matched',
+  );
+  return leads.size + unmatched.length;
 }
 
 /** The thread beside the inbox (from 120 columns) is the selected lead's: read once the selection rests. */
@@ -334,12 +374,19 @@ export const inboxPane: PaneDescriptor = {
     noun: 'lead',
     rowLabel: (lead: InboxLead) => oneLine(lead.contact_name),
     // A reply sent from here answers its missed calls: the lead leaving the callbacks list is no surprise.
-    leftBecauseOfUs: (state: AppState, id: string) => repliedFromHere(state, id),
+    leftBecauseOfUs: (state: AppState, id: string) => {
+      if (repliedFromHere(state, id)) return true;
+      // Marked done here (or in another terminal of this user): it leaves the waiting list on purpose.
+      const detail = state.leads[id]?.data;
+      const newest = detail ? newestInboundAt(detail) : undefined;
+      return state.waitingOnly && newest !== undefined && isDone(state.conversations, id, newest);
+    },
   },
   reads,
   choices: (state) => [state.inboxFilter, state.inboxOrder, state.waitingOnly],
-  // The latest inbound texts are marked here but seen in their thread.
-  seen: { kinds: ['leads', 'inbound'] },
+  // New leads are marked until selected; a conversation with an unread inbound text (and a latest inbound text
+  // not matched yet) until its thread is open.
+  seen: { kinds: ['leads', 'inbound'], count: marksCounted },
   beside: 'thread',
   // Side by side, the thread is the lead highlighted here; one shown from elsewhere has the screen to itself.
   besideWhile: (state) => state.threadFrom.list === 'inbox',
@@ -418,6 +465,7 @@ export const inboxPane: PaneDescriptor = {
         context.ui.notify(`Inbox: ${INBOX_ORDER_WORDS[next]}.`);
       },
     },
+    doneCommand('inbox', (state) => selectedLead(state)?.id),
     ...filterCommands('inbox', {
       label: 'filter by name, phone or job',
       hint: 'filter',

@@ -21,8 +21,9 @@ export interface ConversationMark {
 
 export interface ConversationMarks {
   /**
-   * When this user's inbox first kept marks for the shop (ms): older inbound texts count as read (an inbox
-   * started for the first time does not call every old conversation unread). Absent: not known yet.
+   * The newest inbound text the shop listed when this user's inbox first kept marks for it (ms): it and older
+   * texts count as read (an inbox started for the first time does not call every old conversation unread).
+   * Absent: not known yet.
    */
   since?: number;
   leads: Readonly<Record<string, ConversationMark>>;
@@ -101,9 +102,9 @@ export function marksAdded(previous: ConversationMarks, next: ConversationMarks)
   };
 }
 
-/** An inbound text of this time is unread: newer than the lead's read mark and than the start of the marks. */
+/** An inbound text of this time is unread: newer than the lead's read mark and than the marks' start. */
 export function isUnread(marks: ConversationMarks, leadId: string, inboundAt: number): boolean {
-  if (marks.since === undefined || !Number.isFinite(inboundAt) || inboundAt < marks.since) return false;
+  if (marks.since === undefined || !Number.isFinite(inboundAt) || inboundAt <= marks.since) return false;
   const read = marks.leads[leadId]?.read;
   return read === undefined || inboundAt > read;
 }
@@ -112,4 +113,18 @@ export function isUnread(marks: ConversationMarks, leadId: string, inboundAt: nu
 export function isDone(marks: ConversationMarks, leadId: string, newestInbound: number): boolean {
   const done = marks.leads[leadId]?.done;
   return done !== undefined && done >= newestInbound;
+}
+
+/**
+ * Marks that have no start yet take it from the first inbox read: the newest inbound text the shop lists then
+ * (0 when it lists none). Texts from then on are unread until opened. The service's clock, not this box's:
+ * a box whose clock is off still calls the next text unread.
+ */
+export function withStart(
+  marks: ConversationMarks,
+  latestInbound: ReadonlyArray<{ occurred_at: string }>,
+): ConversationMarks {
+  if (marks.since !== undefined) return marks;
+  const times = latestInbound.map((preview) => Date.parse(preview.occurred_at)).filter(Number.isFinite);
+  return { ...marks, since: Math.max(0, ...times) };
 }

@@ -6,14 +6,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AppState } from '../../src/store/app-store.js';
-import { leadsToMatchInbound, threadLeadId, threadList } from '../../src/store/selectors.js';
-import { waitingConversations } from '../../src/store/waiting.js';
+import { inboxRows, leadsToMatchInbound, threadLeadId, threadList } from '../../src/store/selectors.js';
+import { leadUnread, waitingConversations } from '../../src/store/waiting.js';
 import { manualClock, startSim } from '../support/sim.js';
-import { KEYS, startTui } from '../support/tui.js';
+import { KEYS, settle, startTui } from '../support/tui.js';
 import { startupLoaded } from '../support/write-flows.js';
 import { firstLoad, lines, plain, QUIET, selectedRow } from './nav-pane-helpers.js';
 
 const MINUTE = 60_000;
+
+/** The tab bar's line. */
+const tabLine = (frame: string) => lines(frame).find((line) => line.includes('1 Inbox')) ?? '';
 
 /** The header's "N waiting". */
 const headerWaiting = (frame: string) => Number(/(\d+) waiting\b/.exec(lines(frame)[1] ?? '')?.[1]);
@@ -115,5 +118,71 @@ describe('waiting for a reply', () => {
     // w again: the open leads, whose rows show the lead's age, not a wait.
     await tui.run('waiting');
     await tui.waitFor(/Inbox — open leads/);
+  });
+
+  it('an inbound text is unread ● until its thread is open; e (done) takes it off the list until the customer writes again, unread', async () => {
+    // The simulator keeps this box's time, as the session's thread copies do: nothing here depends on the
+    // time of day, and a text is matched by reading its thread after it came (src/store/selectors.ts).
+    const s = await startSim();
+    const tui = await startTui({ sim: s, columns: 120, rows: 40, intervals: { ...QUIET, pacedMs: 50 } });
+    await firstLoad(tui, startupLoaded);
+    // Nothing is unread at the first start: the newest text listed then is the start of the marks.
+    await tui.waitFor((_f, state) => state.conversations.since !== undefined);
+    expect(tabLine(plain(tui.frame()))).not.toMatch(/Inbox \(/);
+
+    const open = tui.state().inbox.open.data?.open_leads ?? [];
+    const target = open[5];
+    if (!target) throw new Error('too few open leads');
+    tui.s.sim.receiveText(target.id, 'Can you come before noon?');
+    await tui.press('R');
+    const holds = (body: string) => (state: AppState) =>
+      Boolean(state.leads[target.id]?.data?.messages.some((message) => message.body === body));
+    await tui.waitFor((_f, state) => holds('Can you come before noon?')(state), 10_000);
+    expect(leadUnread(tui.state(), target.id)).toBe(true);
+    // Its row is marked unread, and so is the text among the latest; the tab counts it once.
+    const marked = plain(await tui.waitFor((f) => /1 Inbox \(1 new\)/.test(tabLine(plain(f)))));
+    const leadRow = inboxSide(marked).find(
+      (line) => line.includes(target.caller_phone) && !line.includes(':'),
+    );
+    expect(leadRow).toMatch(/^│ ?●/);
+    const previewRow = inboxSide(marked).find((line) => line.includes('Can you come before'));
+    expect(previewRow).toMatch(/^│ ?●/);
+
+    // In the waiting list; opening its thread reads it: the marks go.
+    await tui.run('waiting');
+    await tui.waitFor(/Inbox — waiting for a reply/);
+    const index = inboxRows(tui.state()).findIndex((lead) => lead.id === target.id);
+    expect(index).toBeGreaterThanOrEqual(0);
+    await tui.press('g', ...Array.from({ length: index }, () => 'j'), KEYS.enter);
+    await tui.waitFor((_f, state) => state.focus === 'thread' && !leadUnread(state, target.id));
+    const read = plain(await tui.waitFor((f) => !/1 Inbox \(/.test(tabLine(plain(f)))));
+    expect(inboxSide(read).find((line) => line.includes('Can you come before'))).not.toMatch(/^│ ?●/);
+    expect(waitingConversations(tui.state()).map((item) => item.lead.id)).toContain(target.id);
+
+    // e in the thread: done. It leaves the waiting list; the thread stays on it (staff's own doing, no notice
+    // of a lead that left).
+    const before = waitingConversations(tui.state()).length;
+    await tui.run('done');
+    expect(tui.state().notice?.text).toMatch(/^Done: .* is off the waiting list until they write again/);
+    expect(waitingConversations(tui.state()).map((item) => item.lead.id)).not.toContain(target.id);
+    await settle();
+    expect(threadLeadId(tui.state())).toBe(target.id);
+    // Done again says why not.
+    await tui.run('done');
+    expect(tui.state().notice?.text).toMatch(/^Already done: it comes back when the customer writes again/);
+    await tui.press(KEYS.escape);
+    await tui.waitFor((f) => headerWaiting(plain(f)) === before - 1);
+
+    // The customer writes again: back on the list, unread.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    tui.s.sim.receiveText(target.id, 'Hello?');
+    await tui.press('1', 'R');
+    await tui.waitFor(
+      (_f, state) =>
+        waitingConversations(state).some((item) => item.lead.id === target.id) &&
+        leadUnread(state, target.id),
+      10_000,
+    );
+    await tui.waitFor((f) => headerWaiting(plain(f)) === before);
   });
 });
