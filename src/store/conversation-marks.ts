@@ -11,6 +11,7 @@
  * only grow, so two terminals' copies merge by taking the later of each,
  * in any order, any number of times, to the same result.
  */
+import { z } from 'zod';
 
 export interface ConversationMark {
   /** The newest inbound text (ms) staff had in front of them in the thread. */
@@ -127,4 +128,29 @@ export function withStart(
   if (marks.since !== undefined) return marks;
   const times = latestInbound.map((preview) => Date.parse(preview.occurred_at)).filter(Number.isFinite);
   return { ...marks, since: Math.max(0, ...times) };
+}
+
+const MarkTime = z.number().finite().nonnegative();
+
+/** Marks as a file or a hub carries them: checked like anything else read (bounded, nothing but times). */
+export const ConversationMarksSchema = z.object({
+  since: MarkTime.optional(),
+  leads: z
+    .record(z.string().min(1).max(200), z.object({ read: MarkTime.optional(), done: MarkTime.optional() }))
+    .refine((leads) => Object.keys(leads).length <= MARKS_LIMIT, {
+      message: `more than ${MARKS_LIMIT} leads`,
+    }),
+});
+
+/** Parsed marks without the absent fields zod leaves as undefined. */
+export function marksFrom(parsed: z.infer<typeof ConversationMarksSchema>): ConversationMarks {
+  const leads: Record<string, ConversationMark> = {};
+  for (const [id, mark] of Object.entries(parsed.leads)) {
+    if (mark.read === undefined && mark.done === undefined) continue;
+    leads[id] = {
+      ...(mark.read !== undefined ? { read: mark.read } : {}),
+      ...(mark.done !== undefined ? { done: mark.done } : {}),
+    };
+  }
+  return { ...(parsed.since !== undefined ? { since: parsed.since } : {}), leads };
 }
