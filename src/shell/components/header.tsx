@@ -60,6 +60,8 @@ export function Header() {
           <Text color={billing === 'active' ? theme.success : theme.danger}>{enumLabel(billing)}</Text>
           {' · texting '}
           <Text color={texting === 'active' ? theme.success : theme.danger}>{enumLabel(texting)}</Text>
+          {/* Here, not among the counts: the counts fill their line at 120 columns. */}
+          {others > 0 ? ` · also open in ${others} other ${others === 1 ? 'terminal' : 'terminals'}` : ''}
         </Text>
       </Box>
       <Box height={1} overflow="hidden">
@@ -85,7 +87,6 @@ export function Header() {
             color={(counts.pending ?? me.pending_actions) > 0 ? theme.warning : undefined}
           />{' '}
           · {credits.remaining}/{credits.included} credits
-          {others > 0 ? ` · also open in ${others} other ${others === 1 ? 'terminal' : 'terminals'}` : ''}
         </Text>
       </Box>
     </Box>
