@@ -6,7 +6,7 @@
  */
 import type { AppState } from '../store/app-store.js';
 import { isDone, markDone, markRead } from '../store/conversation-marks.js';
-import { searchText } from '../store/selectors.js';
+import { inboxRows, searchText, threadEntryId, threadList } from '../store/selectors.js';
 import { newestInboundAt } from '../store/waiting.js';
 import { recipientLabel } from '../text/recipient.js';
 import type { Command, CommandContext } from '../ui-kit/commands/command.js';
@@ -126,4 +126,26 @@ export function doneCommand(pane: string, leadIdOf: (state: AppState) => string 
     },
     run: (context) => markConversationDone(context, leadIdOf(context.state())),
   };
+}
+
+/**
+ * Opens a lead's thread on one of its texts: highlighted in the Inbox when the Inbox as shown lists the lead
+ * (so the two agree), else the lead itself; the thread's selection on that text, not following the thread's end
+ * (newer texts leave it selected).
+ */
+export function openThreadAtText(context: CommandContext, leadId: string, messageId: string): void {
+  const state = context.state();
+  const at = inboxRows(state).findIndex((row) => row.id === leadId);
+  if (at === -1) context.ui.openThread({ list: 'lead', leadId });
+  else {
+    context.ui.select('inbox', at);
+    context.ui.openThread({ list: 'inbox' });
+  }
+  const entries = threadList(context.state()).rows;
+  const index = entries.findIndex((entry) => entry.kind === 'message' && entry.message.id === messageId);
+  const entry = entries[index];
+  if (entry)
+    context.store.setState((now) => ({
+      selection: { ...now.selection, thread: { id: threadEntryId(entry), index } },
+    }));
 }

@@ -14,15 +14,12 @@ import { inboundId } from '../store/seen.js';
 import {
   INBOUND_SHOWN,
   inboxList,
-  inboxRows,
   type PreviewSender,
   previewSender,
   repliedFromHere,
   searchText,
   selectedLead,
-  threadEntryId,
   threadLeadId,
-  threadList,
 } from '../store/selectors.js';
 import { leadUnread, newestInboundAt, waitingConversations } from '../store/waiting.js';
 import { useAppState, useClockNow, useServices, useTheme } from '../ui-kit/app-context.js';
@@ -34,7 +31,13 @@ import { SearchLine } from '../ui-kit/components/search-line.js';
 import { Text } from '../ui-kit/components/text.js';
 import { age, enumLabel, oneLine, waitedFor } from '../ui-kit/format.js';
 import { useClickable } from '../ui-kit/use-clickable.js';
-import { composeCommand, copyCommand, doneCommand, filterCommands } from './common-commands.js';
+import {
+  composeCommand,
+  copyCommand,
+  doneCommand,
+  filterCommands,
+  openThreadAtText,
+} from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
@@ -114,27 +117,9 @@ const LeadRow = memo(function LeadRow({
 
 /** Opens the thread a latest inbound text belongs to, with that text selected; false when it is not matched. */
 function openPreview(context: CommandContext, preview: InboundPreview): boolean {
-  const state = context.state();
-  const sender = previewSender(state, preview);
+  const sender = previewSender(context.state(), preview);
   if (sender.kind !== 'matched') return false;
-  const leadId = sender.lead.lead.id;
-  // Highlighted in the Inbox when the Inbox as shown lists it, so the two agree.
-  const at = inboxRows(state).findIndex((row) => row.id === leadId);
-  if (at === -1) context.ui.openThread({ list: 'lead', leadId });
-  else {
-    context.ui.select('inbox', at);
-    context.ui.openThread({ list: 'inbox' });
-  }
-  const entries = threadList(context.state()).rows;
-  const text = entries.findIndex(
-    (entry) => entry.kind === 'message' && entry.message.id === sender.message.id,
-  );
-  const entry = entries[text];
-  // On that text, not following the thread's end: newer texts (a copy read again now) leave it selected.
-  if (entry)
-    context.store.setState((now) => ({
-      selection: { ...now.selection, thread: { id: threadEntryId(entry), index: text } },
-    }));
+  openThreadAtText(context, sender.lead.lead.id, sender.message.id);
   return true;
 }
 

@@ -158,6 +158,8 @@ export const selectedAction = (state: AppState) =>
   selectedIn(actionList(state), selectionOf(state, 'actions'));
 export const selectedContact = (state: AppState) =>
   selectedIn(contactList(state), selectionOf(state, 'contacts'));
+export const selectedActivity = (state: AppState) =>
+  selectedIn(activityList(state), selectionOf(state, 'today'));
 export const selectedThreadEntry = (state: AppState) =>
   selectedIn(threadList(state), selectionOf(state, 'thread'));
 
@@ -458,3 +460,24 @@ export const unsentCount = (state: AppState) =>
 
 /** How many list rows fit in a pane at the current terminal size. */
 export const pageSize = (state: Pick<AppState, 'rows'>) => Math.max(1, state.rows - 9);
+
+/**
+ * The inbound text a Today activity item (kind sms_inbound) tells of: an inbound text of exactly its time in a
+ * thread read (the item carries no lead or text id; its summary, "Text from NAME" in the reference's
+ * examples, breaks a tie by naming the contact). Undefined: no thread read holds one.
+ */
+export function inboundTextOfActivity(
+  state: Pick<AppState, 'leads'>,
+  item: Pick<ActivityItem, 'kind' | 'created_at' | 'summary'>,
+): { lead: LeadDetail; message: Message } | undefined {
+  if (String(item.kind) !== 'sms_inbound') return undefined;
+  const found: Array<{ lead: LeadDetail; message: Message }> = [];
+  for (const copy of Object.values(state.leads)) {
+    const lead = copy.data;
+    const message = lead?.messages.find(
+      (candidate) => String(candidate.direction) === 'inbound' && candidate.occurred_at === item.created_at,
+    );
+    if (lead && message) found.push({ lead, message });
+  }
+  return found.find((each) => item.summary.includes(each.lead.contact.name)) ?? found[0];
+}
