@@ -192,10 +192,11 @@ function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: bo
   // Who sent each, as far as the threads read say: matched only when the previews or the threads change.
   const leads = useAppState((state) => state.leads);
   const inbox = useAppState((state) => state.inbox);
+  const seen = useAppState((state) => state.seen);
   const shown = useMemo(() => previews.slice(0, INBOUND_SHOWN), [previews]);
   const senders = useMemo(
-    () => shown.map((preview) => previewSender({ leads, inbox }, preview)),
-    [shown, leads, inbox],
+    () => shown.map((preview) => previewSender({ leads, inbox, seen }, preview)),
+    [shown, leads, inbox, seen],
   );
   const now = useClockNow();
   return (

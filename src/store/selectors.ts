@@ -14,6 +14,7 @@ import type {
 } from '../contract/resources.js';
 import { recipientLabel } from '../text/recipient.js';
 import type { AppState, ComposerTarget, OutgoingText, PaneId } from './app-store.js';
+import { inboundId } from './seen.js';
 import { type ListShape, noSelection, type Selection, selectedIndexIn } from './selection.js';
 import { type ListedText, pairSentCopies, type SentCopy } from './sent-copies.js';
 import { waitingConversations } from './waiting.js';
@@ -366,16 +367,27 @@ export type PreviewSender =
   | { kind: 'not-matched-yet' }
   | { kind: 'no-open-lead' };
 
+/** What matching a latest inbound text to its lead looks at: the threads read, the inbox, and when it listed each text. */
+type MatchState = Pick<AppState, 'leads' | 'inbox'> & Partial<Pick<AppState, 'seen'>>;
+
 /**
- * A thread copy says whether it holds a text when it was read after the text came. The text's time is the
- * service's clock and the copy's the inbox's: a service clock ahead of this box's only delays the answer (the
- * thread is read again, paced), one behind may leave a text unmatched until its thread is read again.
+ * A thread copy says whether it holds a text when it was read after the text came: after the inbox first listed
+ * the text (both times this box's clock), or, when that is not known, after the text's own time (the service's
+ * clock: a service clock ahead of this box's would have the same thread read again and again, paced, and
+ * nothing else matched until this box's clock caught up; one behind, a text left unmatched until its thread
+ * is read again).
  */
-const readSince = (state: Pick<AppState, 'leads'>, leadId: string, occurredAt: string) => {
+const readSince = (
+  state: MatchState,
+  leadId: string,
+  preview: { occurred_at: string; body_preview: string },
+) => {
   const copy = state.leads[leadId];
   if (!copy || copy.loading) return copy?.loading ?? false;
   const at = Math.max(copy.updatedAt ?? 0, copy.error?.at ?? 0);
-  return at >= (Date.parse(occurredAt) || 0);
+  const listedAt =
+    state.seen?.arrivedAt.get(`inbound:${inboundId(preview)}`) ?? state.seen?.firstSeenAt?.inbound;
+  return at >= (listedAt ?? (Date.parse(preview.occurred_at) || 0));
 };
 
 const previewsShown = (state: Pick<AppState, 'inbox'>) =>
@@ -385,14 +397,14 @@ const openLeadIds = (state: Pick<AppState, 'inbox'>) =>
   (state.inbox.open.data?.open_leads ?? []).map((lead) => lead.id);
 
 export function previewSender(
-  state: Pick<AppState, 'leads' | 'inbox'>,
+  state: MatchState,
   preview: { occurred_at: string; body_preview: string },
 ): PreviewSender {
   for (const lead of Object.values(state.leads)) {
     const message = lead.data ? messageOfPreview(lead.data, preview) : undefined;
     if (message && lead.data) return { kind: 'matched', lead: lead.data, message };
   }
-  const unread = openLeadIds(state).some((id) => !readSince(state, id, preview.occurred_at));
+  const unread = openLeadIds(state).some((id) => !readSince(state, id, preview));
   return unread ? { kind: 'not-matched-yet' } : { kind: 'no-open-lead' };
 }
 
@@ -401,14 +413,12 @@ export function previewSender(
  * an unmatched text came, newest first (the service lists the newest first). Empty once every text shown is
  * matched, or every open lead's thread was read after it.
  */
-export function leadsToMatchInbound(state: Pick<AppState, 'leads' | 'inbox'>): string[] {
+export function leadsToMatchInbound(state: MatchState): string[] {
   const unmatched = previewsShown(state).filter(
     (preview) => previewSender(state, preview).kind !== 'matched',
   );
   if (unmatched.length === 0) return [];
-  return openLeadIds(state).filter((id) =>
-    unmatched.some((preview) => !readSince(state, id, preview.occurred_at)),
-  );
+  return openLeadIds(state).filter((id) => unmatched.some((preview) => !readSince(state, id, preview)));
 }
 
 /** A lead of this contact: a thread already read, else a listed lead from the same phone number. */

@@ -185,4 +185,38 @@ describe('waiting for a reply', () => {
     );
     await tui.waitFor((f) => headerWaiting(plain(f)) === before);
   });
+
+  it("a busy shop whose clock runs ahead of this box's: several new texts are matched, each thread read once", async () => {
+    // The service's clock 10 minutes ahead of this box's (an offset from it: nothing depends on the time).
+    const s = await startSim({ now: () => Date.now() + 10 * MINUTE });
+    const tui = await startTui({ sim: s, columns: 120, rows: 40, intervals: { ...QUIET, pacedMs: 50 } });
+    await firstLoad(tui, startupLoaded);
+    await tui.waitFor((_f, state) => leadsToMatchInbound(state).length === 0, 10_000);
+    const leadReads = async () =>
+      (await s.requests())
+        .filter((request) => request.method === 'GET' && request.path.startsWith('/v1/leads/'))
+        .map((request) => request.path.slice('/v1/leads/'.length));
+    const before = (await leadReads()).length;
+    const open = tui.state().inbox.open.data?.open_leads ?? [];
+    const writers = [open[2], open[5], open[7]].map((lead) => {
+      if (!lead) throw new Error('too few open leads');
+      return lead.id;
+    });
+    for (const [index, id] of writers.entries()) s.sim.receiveText(id, `Question ${index + 1}?`);
+    await tui.press('R');
+    await tui.waitFor(
+      (_f, state) =>
+        writers.every((id) => state.leads[id]?.data?.messages.some((m) => m.body.startsWith('Question'))) &&
+        leadsToMatchInbound(state).length === 0,
+      10_000,
+    );
+    // Read for them: the open leads from the newest down to the last writer's, each once, then nothing more.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const after = (await leadReads()).slice(before);
+    expect(new Set(after).size).toBe(after.length);
+    expect(after.length).toBeLessThanOrEqual(open.findIndex((lead) => lead.id === writers[2]) + 1);
+    expect(waitingConversations(tui.state()).map((item) => item.lead.id)).toEqual(
+      expect.arrayContaining(writers),
+    );
+  });
 });
