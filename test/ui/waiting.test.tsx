@@ -219,4 +219,26 @@ describe('waiting for a reply', () => {
       expect.arrayContaining(writers),
     );
   });
+
+  it('done works read-only: it writes nothing to the shop', async () => {
+    const { s, first } = await twoCustomersWrite();
+    const tui = await startTui({
+      sim: s,
+      readOnly: true,
+      columns: 120,
+      rows: 40,
+      intervals: { ...QUIET, pacedMs: 50 },
+    });
+    await firstLoad(tui, startupLoaded);
+    await tui.waitFor((_f, state) => Boolean(state.leads[first.lead.id]?.data), 10_000);
+    await tui.run('waiting');
+    await tui.waitFor(/Inbox — waiting for a reply/);
+    const index = inboxRows(tui.state()).findIndex((lead) => lead.id === first.lead.id);
+    await tui.press('g', ...Array.from({ length: index }, () => 'j'));
+    expect(tui.keymap.commands('pane:inbox').map(({ command }) => command.id)).toContain('done');
+    await tui.run('done');
+    expect(tui.state().notice?.text).toMatch(/^Done: /);
+    expect(waitingConversations(tui.state()).map((item) => item.lead.id)).not.toContain(first.lead.id);
+    expect(await tui.writes()).toEqual([]);
+  });
 });
