@@ -5,11 +5,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ClientMessage, HubMessage, MAX_CLIENT_LINE_BYTES, marksInLines } from '../../src/hub/protocol.js';
 import {
   boundMarks,
   type ConversationMarks,
   isDone,
   isUnread,
+  MARKS_LIMIT,
   markDone,
   markRead,
   marksAdded,
@@ -124,5 +126,44 @@ describe('conversation marks', () => {
     const bounded = boundMarks(many, 4);
     expect(Object.keys(bounded.leads).sort()).toEqual(['lead_6', 'lead_7', 'lead_8', 'lead_9']);
     expect(boundMarks(bounded, 4)).toBe(bounded);
+  });
+});
+
+describe('marks from a file or a hub', () => {
+  it('are only times and bounded lead ids: anything else does not parse (the hub drops such a terminal)', () => {
+    const good = { since: 1, leads: { lead_a: { read: 2, done: 3 } } };
+    expect(ClientMessage.safeParse({ t: 'marks', marks: good }).success).toBe(true);
+    expect(HubMessage.safeParse({ t: 'marks', marks: good }).success).toBe(true);
+    for (const marks of [
+      { leads: { lead_a: { read: -1 } } },
+      { leads: { lead_a: { done: 'soon' } } },
+      { leads: { '': { read: 1 } } },
+      { leads: { ['x'.repeat(201)]: { read: 1 } } },
+      { since: Number.POSITIVE_INFINITY, leads: {} },
+      {
+        leads: Object.fromEntries(
+          Array.from({ length: MARKS_LIMIT + 1 }, (_, i) => [`lead_${i}`, { read: i }]),
+        ),
+      },
+    ])
+      expect(ClientMessage.safeParse({ t: 'marks', marks }).success, JSON.stringify(marks).slice(0, 80)).toBe(
+        false,
+      );
+  });
+
+  it('a terminal tells them in lines a hub reads (at most MARKS_PER_LINE leads, the start on the first)', () => {
+    const many: ConversationMarks = {
+      since: 7,
+      leads: Object.fromEntries(Array.from({ length: 450 }, (_, i) => [`lead_${i}`, { read: i }])),
+    };
+    const lines = marksInLines(many);
+    expect(lines.map((line) => Object.keys(line.leads).length)).toEqual([200, 200, 50]);
+    expect(lines.map((line) => line.since)).toEqual([7, undefined, undefined]);
+    expect(normal(lines.reduce(mergeMarks, { leads: {} }))).toEqual(normal(many));
+    for (const line of lines)
+      expect(Buffer.byteLength(JSON.stringify({ t: 'marks', marks: line }))).toBeLessThan(
+        MAX_CLIENT_LINE_BYTES,
+      );
+    expect(marksInLines({ leads: {} })).toEqual([{ leads: {} }]);
   });
 });
