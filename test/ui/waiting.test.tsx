@@ -6,7 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AppState } from '../../src/store/app-store.js';
-import { inboxRows, leadsToMatchInbound, threadLeadId, threadList } from '../../src/store/selectors.js';
+import {
+  inboxRows,
+  leadsToMatchInbound,
+  selectedLead,
+  threadLeadId,
+  threadList,
+} from '../../src/store/selectors.js';
 import { leadUnread, waitingConversations } from '../../src/store/waiting.js';
 import { manualClock, startSim } from '../support/sim.js';
 import { KEYS, settle, startTui } from '../support/tui.js';
@@ -148,7 +154,9 @@ describe('waiting for a reply', () => {
     const previewRow = inboxSide(marked).find((line) => line.includes('Can you come before'));
     expect(previewRow).toMatch(/^│ ?●/);
 
-    // In the waiting list; opening its thread reads it: the marks go.
+    // In the waiting list (once every text is matched, so that it no longer moves under the keys); opening
+    // its thread reads it: the marks go.
+    await tui.waitFor((_f, state) => leadsToMatchInbound(state).length === 0, 10_000);
     await tui.run('waiting');
     await tui.waitFor(/Inbox — waiting for a reply/);
     const index = inboxRows(tui.state()).findIndex((lead) => lead.id === target.id);
@@ -221,7 +229,7 @@ describe('waiting for a reply', () => {
   });
 
   it('done works read-only: it writes nothing to the shop', async () => {
-    const { s, first } = await twoCustomersWrite();
+    const { s, first, second } = await twoCustomersWrite();
     const tui = await startTui({
       sim: s,
       readOnly: true,
@@ -230,11 +238,13 @@ describe('waiting for a reply', () => {
       intervals: { ...QUIET, pacedMs: 50 },
     });
     await firstLoad(tui, startupLoaded);
-    await tui.waitFor((_f, state) => Boolean(state.leads[first.lead.id]?.data), 10_000);
+    // Both texts matched: the waiting list no longer moves under the keys.
+    await tui.waitFor((_f, state) => bothRead([first.lead.id, second.lead.id])(state), 10_000);
     await tui.run('waiting');
     await tui.waitFor(/Inbox — waiting for a reply/);
     const index = inboxRows(tui.state()).findIndex((lead) => lead.id === first.lead.id);
     await tui.press('g', ...Array.from({ length: index }, () => 'j'));
+    expect(selectedLead(tui.state())?.id).toBe(first.lead.id);
     expect(tui.keymap.commands('pane:inbox').map(({ command }) => command.id)).toContain('done');
     await tui.run('done');
     expect(tui.state().notice?.text).toMatch(/^Done: /);
