@@ -15,6 +15,7 @@ import { explainApiError } from '../api/explain-error.js';
 import type { Inbox, LeadDetail, ShopOverview } from '../contract/resources.js';
 import type { AppState } from '../store/app-store.js';
 import { callbackCount, plural } from '../store/counts.js';
+import { waitingInThread } from '../store/waiting.js';
 import { sanitize } from '../text/sanitize.js';
 import { cliClock } from './cli-clock.js';
 import { MAX_THREADS } from './inbox-command.js';
@@ -23,7 +24,6 @@ import { choiceOption, parseVerbArgs, wholeNumberOption } from './parse-verb.js'
 import { settingsOrExplain } from './shop-settings.js';
 import { VERBS, verbHelp } from './verb-table.js';
 import { VERSION } from './version.js';
-import { waitingInThread } from './waiting.js';
 
 export const NAGIOS = { OK: 0, WARNING: 1, CRITICAL: 2, UNKNOWN: 3 } as const;
 type State = keyof typeof NAGIOS;

@@ -6,6 +6,7 @@
 import type { InboxOutput } from '../contract/cli-output.js';
 import { InboxOutput as InboxSchema } from '../contract/cli-output.js';
 import type { InboxFilter, LeadDetail } from '../contract/resources.js';
+import { waitingInThread, waitingSinceCall } from '../store/waiting.js';
 import { recipientLabel } from '../text/recipient.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { age, ageOf, cell, table } from './human-output.js';
@@ -13,7 +14,7 @@ import { writeJson } from './json-output.js';
 import { choiceOption, parseVerbArgs, wholeNumberOption } from './parse-verb.js';
 import { runShopVerb, type VerbIo } from './verb-runner.js';
 import { VERBS, verbHelp } from './verb-table.js';
-import { threadOfPreview, waitingInThread, waitingSinceCall } from './waiting.js';
+import { threadOfPreview } from './waiting.js';
 
 export const MAX_THREADS = 25;
 

@@ -2,6 +2,7 @@
 import { type ThreadOutput, ThreadOutput as ThreadSchema } from '../contract/cli-output.js';
 import type { LeadDetail } from '../contract/resources.js';
 import { consentStatus, latestKeyword } from '../rules/pre-send-checks.js';
+import { waitingInThread } from '../store/waiting.js';
 import { recipientLabel } from '../text/recipient.js';
 import { sanitize } from '../text/sanitize.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -10,7 +11,6 @@ import { writeJson } from './json-output.js';
 import { parseVerbArgs, wholeNumberOption } from './parse-verb.js';
 import { runShopVerb, type VerbIo } from './verb-runner.js';
 import { VERBS, verbHelp } from './verb-table.js';
-import { waitingInThread } from './waiting.js';
 
 /** The longest text body printed (the shop cuts bodies itself; this bounds a hostile one). */
 const MAX_BODY_CHARS = 2_000;

@@ -17,6 +17,7 @@ import type { CallOptions, SendTextOptions, SendTextResult, ShopClient } from '.
 import { ApiError } from '../api/errors.js';
 import type { DecisionResult, ReplyDraft } from '../contract/resources.js';
 import type { Slot, SlotData } from '../poller/reads.js';
+import { type ConversationMarks, marksFrom } from '../store/conversation-marks.js';
 import {
   Greeting,
   type HubCall,
@@ -24,6 +25,7 @@ import {
   jsonLine,
   lineSplitter,
   MAX_HUB_LINE_BYTES,
+  marksInLines,
   PROTOCOL_VERSION,
   parseCallResult,
   parseSlotData,
@@ -38,6 +40,8 @@ export interface HubRead {
 export interface HubLinkEvents {
   onRead(read: HubRead): void;
   onPresence(terminals: number, composing: string[]): void;
+  /** Read and done marks of the user's terminals (all of them after the welcome, then what changed). */
+  onMarks?(marks: ConversationMarks): void;
   /** The hub went away (exited, killed, or broke the protocol). */
   onClose(): void;
   /** Nothing from the hub for the silence threshold: it may be stopped (its socket still open). */
@@ -221,6 +225,11 @@ export class HubLink {
     this.write({ t: 'composing', contactId });
   }
 
+  /** Tells the hub of read and done marks made here (it merges them and tells every terminal). */
+  marks(marks: ConversationMarks): void {
+    for (const line of marksInLines(marks)) this.write({ t: 'marks', marks: line });
+  }
+
   /** One line from the hub: anything that does not parse ends the link (the terminal then finds another hub). */
   receive(json: unknown): void {
     const parsed = HubMessage.safeParse(json);
@@ -257,6 +266,8 @@ export class HubLink {
       );
     } else if (message.t === 'presence') {
       this.events.onPresence(message.terminals, message.composing);
+    } else if (message.t === 'marks') {
+      this.events.onMarks?.(marksFrom(message.marks));
     } else {
       // A second welcome, or a refusal now: not a hub this terminal can follow.
       this.close();

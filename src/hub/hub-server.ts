@@ -24,6 +24,7 @@ import { ApiError } from '../api/errors.js';
 import type { Poller } from '../poller/poller.js';
 import { readOf, readSlot, type Slot, type SlotData, slotKey } from '../poller/reads.js';
 import { type AppStore, composingContact } from '../store/app-store.js';
+import { marksAdded, marksFrom, mergeMarks } from '../store/conversation-marks.js';
 import { hubListenPath } from './hub-paths.js';
 import {
   ClientMessage,
@@ -135,6 +136,12 @@ export class HubServer {
     this.options.poller.onReading = (slot, reading) => this.track(slot, reading);
     this.unsubscribe = this.options.store.subscribe((state, previous) => {
       if (composingContact(state) !== composingContact(previous)) this.sendPresence();
+      // Read and done marked here, or by a terminal (merged below): every terminal gets what changed.
+      if (state.conversations !== previous.conversations) {
+        const added = marksAdded(previous.conversations, state.conversations);
+        if (Object.keys(added.leads).length > 0 || added.since !== undefined)
+          for (const peer of this.peers) if (peer.ready) this.send(peer, { t: 'marks', marks: added });
+      }
     });
     this.sendPresence();
   }
@@ -239,6 +246,7 @@ export class HubServer {
               beatMs: this.beatMs,
             });
             this.sendPresence(true);
+            this.send(peer, { t: 'marks', marks: this.options.store.getState().conversations });
             return;
           }
           switch (message.t) {
@@ -251,6 +259,12 @@ export class HubServer {
             case 'composing':
               peer.composing = message.contactId;
               return this.sendPresence();
+            case 'marks': {
+              const store = this.options.store;
+              const merged = mergeMarks(store.getState().conversations, marksFrom(message.marks));
+              if (merged !== store.getState().conversations) store.setState({ conversations: merged });
+              return;
+            }
           }
         },
         () => socket.destroy(),

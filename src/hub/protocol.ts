@@ -8,9 +8,13 @@
 import * as z from 'zod';
 import { endpoints } from '../contract/endpoints.js';
 import { READS, readOf, type Slot, type SlotData } from '../poller/reads.js';
+import { type ConversationMarks, ConversationMarksSchema } from '../store/conversation-marks.js';
 
-/** 2: the hub beats (a line every `beatMs`), so that a client tells a hub that stopped from one with nothing to say. */
-export const PROTOCOL_VERSION = 2;
+/**
+ * 2: the hub beats (a line every `beatMs`), so that a client tells a hub that stopped from one with nothing to say.
+ * 3: read and done marks (`marks`) go both ways: a terminal's new marks to the hub, the hub's to every terminal.
+ */
+export const PROTOCOL_VERSION = 3;
 
 /** Longest line a hub reads from a terminal: a text's body is at most 1600 characters. */
 export const MAX_CLIENT_LINE_BYTES = 64 * 1024;
@@ -51,6 +55,8 @@ export const ClientMessage = z.discriminatedUnion('t', [
   z.object({ t: z.literal('read'), id: Id, slot: SlotSchema }),
   z.object({ t: z.literal('call'), id: Id, call: Call }),
   z.object({ t: z.literal('composing'), contactId: ShortText(200).nullable() }),
+  // Read and done marks this terminal made (at most MARKS_PER_LINE leads a line).
+  z.object({ t: z.literal('marks'), marks: ConversationMarksSchema }),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
 
@@ -92,6 +98,8 @@ export const HubMessage = z.discriminatedUnion('t', [
     data: z.unknown().optional(),
     error: WireError.optional(),
   }),
+  // Read and done marks of the user's terminals on this shop (every one, after the welcome; then what changed).
+  z.object({ t: z.literal('marks'), marks: ConversationMarksSchema }),
   z.object({
     t: z.literal('presence'),
     terminals: z.int().min(1).max(10_000),
@@ -99,6 +107,22 @@ export const HubMessage = z.discriminatedUnion('t', [
   }),
 ]);
 export type HubMessage = z.infer<typeof HubMessage>;
+
+/** Leads of read and done marks in one line from a terminal: well under MAX_CLIENT_LINE_BYTES. */
+export const MARKS_PER_LINE = 200;
+
+/** Marks in lines a hub reads (the first carries the start). */
+export function marksInLines(marks: ConversationMarks): ConversationMarks[] {
+  const ids = Object.keys(marks.leads);
+  const lines: ConversationMarks[] = [];
+  for (let at = 0; at === 0 || at < ids.length; at += MARKS_PER_LINE) {
+    const leads = Object.fromEntries(
+      ids.slice(at, at + MARKS_PER_LINE).map((id) => [id, marks.leads[id] ?? {}]),
+    );
+    lines.push({ ...(at === 0 && marks.since !== undefined ? { since: marks.since } : {}), leads });
+  }
+  return lines;
+}
 
 /** The slot's data parsed with the API contract (the read's schema in src/poller/reads.ts), or undefined when it does not fit. */
 export function parseSlotData(slot: Slot, data: unknown): SlotData | undefined {

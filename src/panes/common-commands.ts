@@ -1,9 +1,14 @@
 /**
  * Commands several panes share, each built for one pane: the filter or
- * search line, clearing it, and texting the selected record's contact. One
- * id each ("filter", "compose"), so a user's keymap changes them everywhere.
+ * search line, clearing it, texting the selected record's contact, and being
+ * done with its conversation. One id each ("filter", "compose", "done"), so a
+ * user's keymap changes them everywhere.
  */
-import { searchText } from '../store/selectors.js';
+import type { AppState } from '../store/app-store.js';
+import { isDone, markDone, markRead } from '../store/conversation-marks.js';
+import { inboxRows, searchText, threadEntryId, threadList } from '../store/selectors.js';
+import { newestInboundAt } from '../store/waiting.js';
+import { recipientLabel } from '../text/recipient.js';
 import type { Command, CommandContext } from '../ui-kit/commands/command.js';
 
 export function filterCommands(
@@ -68,4 +73,79 @@ export function copyCommand(
       if (typeof found !== 'string') context.ui.copy(found.what, found.text);
     },
   };
+}
+
+/** The lead done would apply to, or why there is none. */
+function doneTarget(
+  state: AppState,
+  leadId: string | undefined,
+): { leadId: string; name: string; phone: string; newest: number } | string {
+  if (!leadId) return 'no lead is selected';
+  const detail = state.leads[leadId]?.data;
+  if (!detail) return "the lead's thread is not read yet: open it (enter) first";
+  const newest = newestInboundAt(detail);
+  if (newest === undefined) return 'the customer has not texted in this thread: nothing to be done with';
+  if (isDone(state.conversations, leadId, newest))
+    return 'already done: it comes back when the customer writes again';
+  return { leadId, name: detail.contact.name, phone: detail.contact.phone, newest };
+}
+
+/** Marks the conversation done (and read): off the waiting list until the customer writes again. */
+function markConversationDone(context: CommandContext, leadId: string | undefined): void {
+  const target = doneTarget(context.state(), leadId);
+  if (typeof target === 'string') return;
+  context.store.setState((state) => ({
+    conversations: markRead(
+      markDone(state.conversations, target.leadId, target.newest),
+      target.leadId,
+      target.newest,
+    ),
+    notice: {
+      text: `Done: ${recipientLabel({ name: target.name, phone: target.phone })} is off the waiting list until they write again (kept on this machine only).`,
+      tone: 'success',
+      at: context.ui.now(),
+    },
+  }));
+}
+
+/**
+ * e: done with the conversation of the selected lead (or the thread's): off the waiting list until the customer
+ * writes again. Kept by this inbox (it writes nothing to the shop), so it works read-only too.
+ */
+export function doneCommand(pane: string, leadIdOf: (state: AppState) => string | undefined): Command {
+  return {
+    id: 'done',
+    mode: 'pane',
+    pane,
+    keys: ['e'],
+    label: 'done: off the waiting list until the customer writes again (kept on this machine; read-only too)',
+    hint: 'done',
+    when: (context) => {
+      const target = doneTarget(context.state(), leadIdOf(context.state()));
+      return typeof target === 'string' ? target : true;
+    },
+    run: (context) => markConversationDone(context, leadIdOf(context.state())),
+  };
+}
+
+/**
+ * Opens a lead's thread on one of its texts: highlighted in the Inbox when the Inbox as shown lists the lead
+ * (so the two agree), else the lead itself; the thread's selection on that text, not following the thread's end
+ * (newer texts leave it selected).
+ */
+export function openThreadAtText(context: CommandContext, leadId: string, messageId: string): void {
+  const state = context.state();
+  const at = inboxRows(state).findIndex((row) => row.id === leadId);
+  if (at === -1) context.ui.openThread({ list: 'lead', leadId });
+  else {
+    context.ui.select('inbox', at);
+    context.ui.openThread({ list: 'inbox' });
+  }
+  const entries = threadList(context.state()).rows;
+  const index = entries.findIndex((entry) => entry.kind === 'message' && entry.message.id === messageId);
+  const entry = entries[index];
+  if (entry)
+    context.store.setState((now) => ({
+      selection: { ...now.selection, thread: { id: threadEntryId(entry), index } },
+    }));
 }

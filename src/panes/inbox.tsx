@@ -8,21 +8,20 @@ import { memo, useMemo } from 'react';
 import type { InboundPreview, InboxLead } from '../contract/resources.js';
 import type { Slot } from '../poller/reads.js';
 import { type AppState, INBOX_ORDERS, type InboxOrder, isWide } from '../store/app-store.js';
+import { type ConversationMarks, isDone, isUnread } from '../store/conversation-marks.js';
 import { callbackCount, listCount, openLeadCount } from '../store/counts.js';
 import { inboundId } from '../store/seen.js';
 import {
   INBOUND_SHOWN,
   inboxList,
-  inboxRows,
   type PreviewSender,
   previewSender,
   repliedFromHere,
   searchText,
   selectedLead,
-  threadEntryId,
   threadLeadId,
-  threadList,
 } from '../store/selectors.js';
+import { leadUnread, newestInboundAt, waitingConversations } from '../store/waiting.js';
 import { useAppState, useClockNow, useServices, useTheme } from '../ui-kit/app-context.js';
 import type { CommandContext } from '../ui-kit/commands/command.js';
 import { ListWindow } from '../ui-kit/components/list-window.js';
@@ -30,9 +29,15 @@ import { LoadedStatus, statusOf } from '../ui-kit/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui-kit/components/pane-frame.js';
 import { SearchLine } from '../ui-kit/components/search-line.js';
 import { Text } from '../ui-kit/components/text.js';
-import { age, enumLabel, oneLine } from '../ui-kit/format.js';
+import { age, enumLabel, oneLine, waitedFor } from '../ui-kit/format.js';
 import { useClickable } from '../ui-kit/use-clickable.js';
-import { composeCommand, copyCommand, filterCommands } from './common-commands.js';
+import {
+  composeCommand,
+  copyCommand,
+  doneCommand,
+  filterCommands,
+  openThreadAtText,
+} from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
@@ -49,6 +54,7 @@ const LeadRow = memo(function LeadRow({
   now,
   wide,
   repliedElsewhere,
+  waitingSince,
 }: {
   lead: InboxLead;
   selected: boolean;
@@ -57,6 +63,8 @@ const LeadRow = memo(function LeadRow({
   wide: boolean;
   /** Another terminal of this box is writing to this lead's contact (the hub's presence). */
   repliedElsewhere: boolean;
+  /** In the waiting list: since when the customer waits. */
+  waitingSince: string | undefined;
 }) {
   const theme = useTheme();
   const sameDay = String(lead.urgency) === 'same_day';
@@ -81,45 +89,37 @@ const LeadRow = memo(function LeadRow({
           {sameDay ? 'SAME DAY' : enumLabel(lead.urgency)}
         </Text>
       </Box>
-      <Box width={9} flexShrink={0} marginLeft={1}>
-        {repliedElsewhere ? (
-          <Text wrap="truncate-end" color={theme.warning} bold>
-            ✎ typing
+      {repliedElsewhere || waitingSince === undefined ? (
+        <Box width={9} flexShrink={0} marginLeft={1}>
+          {repliedElsewhere ? (
+            <Text wrap="truncate-end" color={theme.warning} bold>
+              ✎ typing
+            </Text>
+          ) : (
+            <Text wrap="truncate-end">{enumLabel(lead.status)}</Text>
+          )}
+        </Box>
+      ) : null}
+      {waitingSince === undefined ? (
+        <Box width={4} flexShrink={0} marginLeft={1} justifyContent="flex-end">
+          <Text dimColor>{age(lead.created_at, now)}</Text>
+        </Box>
+      ) : (
+        <Box width={18} flexShrink={0} marginLeft={1} justifyContent="flex-end">
+          <Text wrap="truncate-end" color={theme.warning}>
+            {waitedFor(waitingSince, now)}
           </Text>
-        ) : (
-          <Text wrap="truncate-end">{enumLabel(lead.status)}</Text>
-        )}
-      </Box>
-      <Box width={4} flexShrink={0} marginLeft={1} justifyContent="flex-end">
-        <Text dimColor>{age(lead.created_at, now)}</Text>
-      </Box>
+        </Box>
+      )}
     </Box>
   );
 });
 
 /** Opens the thread a latest inbound text belongs to, with that text selected; false when it is not matched. */
 function openPreview(context: CommandContext, preview: InboundPreview): boolean {
-  const state = context.state();
-  const sender = previewSender(state, preview);
+  const sender = previewSender(context.state(), preview);
   if (sender.kind !== 'matched') return false;
-  const leadId = sender.lead.lead.id;
-  // Highlighted in the Inbox when the Inbox as shown lists it, so the two agree.
-  const at = inboxRows(state).findIndex((row) => row.id === leadId);
-  if (at === -1) context.ui.openThread({ list: 'lead', leadId });
-  else {
-    context.ui.select('inbox', at);
-    context.ui.openThread({ list: 'inbox' });
-  }
-  const entries = threadList(context.state()).rows;
-  const text = entries.findIndex(
-    (entry) => entry.kind === 'message' && entry.message.id === sender.message.id,
-  );
-  const entry = entries[text];
-  // On that text, not following the thread's end: newer texts (a copy read again now) leave it selected.
-  if (entry)
-    context.store.setState((now) => ({
-      selection: { ...now.selection, thread: { id: threadEntryId(entry), index: text } },
-    }));
+  openThreadAtText(context, sender.lead.lead.id, sender.message.id);
   return true;
 }
 
@@ -171,15 +171,32 @@ function PreviewRow({
   );
 }
 
+/**
+ * A latest inbound text is marked while it is unread: matched to its lead, until its thread was open with it
+ * (kept by this inbox, src/store/conversation-marks.ts); not matched yet, while it is new since staff looked.
+ */
+function previewMarked(
+  sender: PreviewSender | undefined,
+  preview: InboundPreview,
+  fresh: ReadonlySet<string>,
+  conversations: ConversationMarks,
+): boolean {
+  if (sender?.kind === 'matched')
+    return isUnread(conversations, sender.lead.lead.id, Date.parse(preview.occurred_at));
+  return fresh.has(inboundId(preview));
+}
+
 function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: boolean }) {
   const fresh = useAppState((state) => state.seen.fresh.inbound);
+  const conversations = useAppState((state) => state.conversations);
   // Who sent each, as far as the threads read say: matched only when the previews or the threads change.
   const leads = useAppState((state) => state.leads);
   const inbox = useAppState((state) => state.inbox);
+  const seen = useAppState((state) => state.seen);
   const shown = useMemo(() => previews.slice(0, INBOUND_SHOWN), [previews]);
   const senders = useMemo(
-    () => shown.map((preview) => previewSender({ leads, inbox }, preview)),
-    [shown, leads, inbox],
+    () => shown.map((preview) => previewSender({ leads, inbox, seen }, preview)),
+    [shown, leads, inbox, seen],
   );
   const now = useClockNow();
   return (
@@ -191,7 +208,7 @@ function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: bo
           key={inboundId(preview)}
           preview={preview}
           sender={senders[index] ?? { kind: 'not-matched-yet' }}
-          fresh={fresh.has(inboundId(preview))}
+          fresh={previewMarked(senders[index], preview, fresh, conversations)}
           now={now}
         />
       ))}
@@ -199,19 +216,58 @@ function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: bo
   );
 }
 
+const TITLES = {
+  open: 'Inbox — open leads',
+  callbacks: 'Inbox — missed calls with no reply',
+  waiting: 'Inbox — waiting for a reply, oldest first',
+};
+const EMPTY = {
+  open: 'No open leads.',
+  callbacks: 'No missed calls waiting for a reply.',
+  waiting: "Nobody is waiting for a reply (as far as the open leads' threads read say).",
+};
+
 function InboxPane({ height, width, focused }: PaneProps) {
-  const filter = useAppState((state) => state.inboxFilter);
+  const filter = useAppState((state) => (state.waitingOnly ? 'waiting' : state.inboxFilter));
+  // Since when each waits, in the waiting list; one string so that the pane renders only when it changes.
+  const waitingSince = useAppState((state) =>
+    state.waitingOnly
+      ? waitingConversations(state)
+          .map((waiting) => `${waiting.lead.id}\u0001${waiting.since}`)
+          .join('\u0000')
+      : '',
+  );
+  const sinceOf = useMemo(
+    () =>
+      new Map(
+        waitingSince
+          ? waitingSince.split('\u0000').map((pair) => pair.split('\u0001') as [string, string])
+          : [],
+      ),
+    [waitingSince],
+  );
   const loaded = useAppState((state) => statusOf(state.inbox[state.inboxFilter]));
   const rows = useAppState((state) => inboxList(state).rows);
-  const loadedCount = useAppState((state) => state.inbox[state.inboxFilter].data?.open_leads.length ?? 0);
+  const loadedCount = useAppState((state) =>
+    state.waitingOnly
+      ? waitingConversations(state).length
+      : (state.inbox[state.inboxFilter].data?.open_leads.length ?? 0),
+  );
   // The list's count as the header, Today and the title give it: more than a page means the title says so.
   const total = useAppState((state) =>
-    state.inboxFilter === 'open' ? openLeadCount(state) : callbackCount(state),
+    state.waitingOnly
+      ? undefined
+      : state.inboxFilter === 'open'
+        ? openLeadCount(state)
+        : callbackCount(state),
   );
   const selected = useSelectedIndex('inbox', inboxList);
   const previews = useAppState((state) => state.inbox.open.data?.latest_inbound ?? []);
   const previewsLoaded = useAppState((state) => state.inbox.open.updatedAt !== undefined);
   const freshLeads = useAppState((state) => state.seen.fresh.leads);
+  // Leads with an inbound text staff have not had open: one string, so that the pane renders when it changes.
+  const unread = useAppState((state) => unreadLeadIds(state).join('\u0000'));
+  const unreadIds = useMemo(() => new Set(unread ? unread.split('\u0000') : []), [unread]);
   // Leads whose contact another terminal is writing to, as far as this one has read their contact.
   const repliedElsewhere = useAppState((state) => {
     const writing = state.presence.composingElsewhere;
@@ -229,13 +285,13 @@ function InboxPane({ height, width, focused }: PaneProps) {
   const wide = useAppState((state) => state.columns < 120 || state.columns >= 160);
   const now = useClockNow();
   const order = useAppState((state) => state.inboxOrder);
-  const title = filter === 'open' ? 'Inbox — open leads' : 'Inbox — missed calls with no reply';
+  const title = TITLES[filter];
   const contentRows = frameContentRows(height);
   const searchRows = search.text || search.editing ? 1 : 0;
   const listRows = Math.max(1, contentRows - INBOUND_SHOWN - 1 - searchRows);
   return (
     <PaneFrame
-      title={`${title} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount, total })}${order === 'newest' ? '' : ` · ${order === 'same-day' ? 'same-day first' : 'oldest first'}`}`}
+      title={`${title} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount, total })}${order === 'newest' || filter === 'waiting' ? '' : ` · ${order === 'same-day' ? 'same-day first' : 'oldest first'}`}`}
       focused={focused}
       height={height}
       {...(width !== undefined ? { width } : {})}
@@ -248,27 +304,42 @@ function InboxPane({ height, width, focused }: PaneProps) {
         selected={selected}
         height={listRows}
         rowKey={(lead) => lead.id}
-        empty={
-          loaded.updatedAt === undefined
-            ? ' '
-            : filter === 'open'
-              ? 'No open leads.'
-              : 'No missed calls waiting for a reply.'
-        }
+        empty={loaded.updatedAt === undefined ? ' ' : EMPTY[filter]}
         renderRow={(lead, isSelected) => (
           <LeadRow
             lead={lead}
             selected={isSelected && focused}
-            fresh={freshLeads.has(lead.id)}
+            fresh={freshLeads.has(lead.id) || unreadIds.has(lead.id)}
             now={now}
             wide={wide}
             repliedElsewhere={repliedElsewhere !== '' && repliedElsewhere.split('\u0000').includes(lead.id)}
+            waitingSince={sinceOf.get(lead.id)}
           />
         )}
       />
       <Previews previews={previews} loaded={previewsLoaded} />
     </PaneFrame>
   );
+}
+
+/** The listed leads (open and callbacks) with an inbound text staff have not had open. */
+function unreadLeadIds(state: AppState): string[] {
+  const ids = new Set<string>();
+  for (const filter of ['open', 'callbacks'] as const)
+    for (const lead of state.inbox[filter].data?.open_leads ?? [])
+      if (leadUnread(state, lead.id)) ids.add(lead.id);
+  return [...ids];
+}
+
+/** The Inbox's tab: new leads and unread conversations (once each), and new texts not matched to a lead yet. */
+function marksCounted(state: AppState): number {
+  const leads = new Set([...state.seen.fresh.leads, ...unreadLeadIds(state)]);
+  const previews = state.inbox.open.data?.latest_inbound ?? [];
+  const unmatched = previews.filter(
+    (preview) =>
+      state.seen.fresh.inbound.has(inboundId(preview)) && previewSender(state, preview).kind !== 'matched',
+  );
+  return leads.size + unmatched.length;
 }
 
 /** The thread beside the inbox (from 120 columns) is the selected lead's: read once the selection rests. */
@@ -289,12 +360,19 @@ export const inboxPane: PaneDescriptor = {
     noun: 'lead',
     rowLabel: (lead: InboxLead) => oneLine(lead.contact_name),
     // A reply sent from here answers its missed calls: the lead leaving the callbacks list is no surprise.
-    leftBecauseOfUs: (state: AppState, id: string) => repliedFromHere(state, id),
+    leftBecauseOfUs: (state: AppState, id: string) => {
+      if (repliedFromHere(state, id)) return true;
+      // Marked done here (or in another terminal of this user): it leaves the waiting list on purpose.
+      const detail = state.leads[id]?.data;
+      const newest = detail ? newestInboundAt(detail) : undefined;
+      return state.waitingOnly && newest !== undefined && isDone(state.conversations, id, newest);
+    },
   },
   reads,
-  choices: (state) => [state.inboxFilter, state.inboxOrder],
-  // The latest inbound texts are marked here but seen in their thread.
-  seen: { kinds: ['leads', 'inbound'] },
+  choices: (state) => [state.inboxFilter, state.inboxOrder, state.waitingOnly],
+  // New leads are marked until selected; a conversation with an unread inbound text (and a latest inbound text
+  // not matched yet) until its thread is open.
+  seen: { kinds: ['leads', 'inbound'], count: marksCounted },
   beside: 'thread',
   // Side by side, the thread is the lead highlighted here; one shown from elsewhere has the screen to itself.
   besideWhile: (state) => state.threadFrom.list === 'inbox',
@@ -337,8 +415,22 @@ export const inboxPane: PaneDescriptor = {
       hint: 'callbacks',
       run: (context) =>
         context.ui.showList('inbox', {
-          inboxFilter: context.state().inboxFilter === 'open' ? 'callbacks' : 'open',
+          inboxFilter:
+            context.state().inboxFilter === 'open' && !context.state().waitingOnly ? 'callbacks' : 'open',
+          waitingOnly: false,
         }),
+    },
+    {
+      id: 'waiting',
+      mode: 'pane',
+      pane: 'inbox',
+      keys: ['w'],
+      label: 'switch open leads / conversations waiting for a reply (oldest waiting first)',
+      hint: 'waiting',
+      run: (context) => {
+        const waitingOnly = !context.state().waitingOnly;
+        context.ui.showList('inbox', { waitingOnly, inboxFilter: 'open' });
+      },
     },
     {
       id: 'sort',
@@ -348,6 +440,10 @@ export const inboxPane: PaneDescriptor = {
       label:
         'order the list: inbox newest → same-day first → oldest first; reviews newest → unreplied → lowest rating first',
       hint: 'order',
+      when: (context) =>
+        context.state().waitingOnly
+          ? 'the waiting list is always oldest waiting first (w shows the open leads)'
+          : true,
       run: (context) => {
         const index = INBOX_ORDERS.indexOf(context.state().inboxOrder);
         const next = INBOX_ORDERS[(index + 1) % INBOX_ORDERS.length] ?? 'newest';
@@ -355,6 +451,7 @@ export const inboxPane: PaneDescriptor = {
         context.ui.notify(`Inbox: ${INBOX_ORDER_WORDS[next]}.`);
       },
     },
+    doneCommand('inbox', (state) => selectedLead(state)?.id),
     ...filterCommands('inbox', {
       label: 'filter by name, phone or job',
       hint: 'filter',

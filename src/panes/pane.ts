@@ -47,6 +47,13 @@ export interface PaneMarks {
    * record selected in its list, a mark of its first kind.
    */
   inSight?(state: AppState): ReadonlyArray<readonly [SeenKind, readonly string[]]>;
+  /**
+   * The conversations (lead ids) staff have open while the pane is on screen: their inbound texts are read
+   * (the unread mark goes, src/store/conversation-marks.ts).
+   */
+  opened?(state: AppState): readonly string[];
+  /** How many marks its tab counts. Absent: the "new" marks of its kinds. */
+  count?(state: AppState): number;
 }
 
 /**

@@ -10,6 +10,7 @@
 import { Box } from 'ink';
 import type { Slot } from '../poller/reads.js';
 import type { AppState, OutgoingText } from '../store/app-store.js';
+import { isDone } from '../store/conversation-marks.js';
 import { inboundId, type SeenKind } from '../store/seen.js';
 import {
   contactRows,
@@ -23,6 +24,7 @@ import {
   threadList,
   threadSubject,
 } from '../store/selectors.js';
+import { newestInboundAt } from '../store/waiting.js';
 import { displayText } from '../text/display.js';
 import { fittedRecipientLabel, recipientLabel } from '../text/recipient.js';
 import { wrapLines } from '../text/wrap-lines.js';
@@ -32,7 +34,7 @@ import { frameContentRows, PaneFrame } from '../ui-kit/components/pane-frame.js'
 import { Text } from '../ui-kit/components/text.js';
 import { block, dateTime, enumLabel, oneLine } from '../ui-kit/format.js';
 import type { ColourRole } from '../ui-kit/theme.js';
-import { composeCommand, copyCommand } from './common-commands.js';
+import { composeCommand, copyCommand, doneCommand } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
@@ -307,6 +309,13 @@ function marksInSight(state: AppState): Array<[SeenKind, string[]]> {
   ];
 }
 
+/** Marked done (e): it left the waiting list by staff's doing. */
+function doneWith(state: AppState, leadId: string): boolean {
+  const detail = state.leads[leadId]?.data;
+  const newest = detail ? newestInboundAt(detail) : undefined;
+  return newest !== undefined && isDone(state.conversations, leadId, newest);
+}
+
 /** Whether the list the thread follows still holds this lead (Contacts: a contact whose lead it is). */
 function listed(state: AppState, list: 'inbox' | 'contacts', leadId: string): boolean {
   if (list === 'inbox') return inboxRows(state).some((lead) => lead.id === leadId);
@@ -349,13 +358,21 @@ export const threadPane: PaneDescriptor = {
     },
     keep: (state, shown) =>
       state.threadFrom.list !== 'lead' &&
-      repliedFromHere(state, shown) &&
+      (repliedFromHere(state, shown) || doneWith(state, shown)) &&
       !listed(state, state.threadFrom.list, shown)
         ? { threadFrom: { list: 'lead', leadId: shown } }
         : undefined,
   },
   // Its tab counts nothing: the marks it clears are counted in the Inbox's.
-  seen: { kinds: [], inSight: marksInSight },
+  // The thread on screen is read: its conversation's unread mark goes.
+  seen: {
+    kinds: [],
+    inSight: marksInSight,
+    opened: (state) => {
+      const leadId = threadLeadId(state);
+      return leadId && state.leads[leadId]?.data ? [leadId] : [];
+    },
+  },
   commands: [
     {
       id: 'back',
@@ -390,6 +407,7 @@ export const threadPane: PaneDescriptor = {
       const when = entry.kind === 'message' ? dateTime(entry.message.occurred_at) : 'sent from here';
       return { what: `the text of ${when}`, text: body };
     }),
+    doneCommand('thread', threadLeadId),
     composeCommand('thread', 'text this contact', {
       when: (context) => {
         const subject = threadSubject(context.state());

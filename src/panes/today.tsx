@@ -6,15 +6,17 @@
  */
 import { Box } from 'ink';
 import type { ActivityItem } from '../contract/resources.js';
+import type { AppState } from '../store/app-store.js';
 import { headerCounts, plural } from '../store/counts.js';
-import { activityList } from '../store/selectors.js';
+import { activityList, inboundTextOfActivity, selectedActivity } from '../store/selectors.js';
 import { useAppState, useClockNow, useTheme } from '../ui-kit/app-context.js';
+import type { Command } from '../ui-kit/commands/command.js';
 import { ListWindow } from '../ui-kit/components/list-window.js';
 import { LoadedStatus, statusOf } from '../ui-kit/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui-kit/components/pane-frame.js';
 import { Text } from '../ui-kit/components/text.js';
 import { age, day, enumLabel, oneLine } from '../ui-kit/format.js';
-import { copyCommand } from './common-commands.js';
+import { copyCommand, openThreadAtText } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
@@ -150,6 +152,34 @@ function TodayPane({ height, focused }: PaneProps) {
   );
 }
 
+/** Why the selected activity item does not open a text, or true. */
+function textOpens(state: AppState): true | string {
+  const item = selectedActivity(state);
+  if (!item) return 'no activity item is selected';
+  if (String(item.kind) !== 'sms_inbound') return 'only an inbound text (sms inbound) opens a thread';
+  return inboundTextOfActivity(state, item)
+    ? true
+    : "the text is not in any thread read yet (its lead's thread is read when it is among the latest inbound texts, or opened)";
+}
+
+/** enter or i on an inbound text of the activity: its lead's thread, at that text. */
+function openTextCommand(id: string, keys: readonly string[]): Command {
+  return {
+    id,
+    mode: 'pane',
+    pane: 'today',
+    keys,
+    label: 'open the selected inbound text in its thread, at that text',
+    hint: 'open text',
+    when: (context) => textOpens(context.state()),
+    run: (context) => {
+      const item = selectedActivity(context.state());
+      const found = item ? inboundTextOfActivity(context.state(), item) : undefined;
+      if (found) openThreadAtText(context, found.lead.lead.id, found.message.id);
+    },
+  };
+}
+
 export const todayPane: PaneDescriptor = {
   id: 'today',
   title: 'Today',
@@ -161,6 +191,8 @@ export const todayPane: PaneDescriptor = {
   },
   reads: () => [{ kind: 'today' }, { kind: 'billing' }, { kind: 'texting' }],
   commands: [
+    openTextCommand('open', ['enter']),
+    openTextCommand('inbound', ['i']),
     {
       id: 'pending',
       mode: 'pane',

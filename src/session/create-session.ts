@@ -16,6 +16,7 @@ import {
   type ShopClientOptions,
 } from '../api/client.js';
 import { redact } from '../api/errors.js';
+import type { ConversationMarksMemory } from '../config/conversation-marks-file.js';
 import { keyFingerprint } from '../config/key-fingerprint.js';
 import { type KeySource, type KeyWatch, keyLocation, watchKeySource } from '../config/key-watch.js';
 import type { OutboxPersistence } from '../outbox/outbox-file.js';
@@ -34,10 +35,12 @@ import {
   type View,
   withoutServerData,
 } from '../store/app-store.js';
+import { noMarks } from '../store/conversation-marks.js';
 import { approveAction } from '../user-actions/approve-action.js';
 import type { ActionContext } from '../user-actions/context.js';
 import { draftReply } from '../user-actions/draft-reply.js';
 import { TextSender } from '../user-actions/send-text.js';
+import { keepConversationMarks } from './keep-conversation-marks.js';
 import { type KeyModeOptions, KeyModeTracker } from './key-mode.js';
 
 export const DEFAULT_MAX_RPM = 30;
@@ -106,6 +109,8 @@ export interface SessionOptions {
    * (none: they live only in memory, as in the demo). Called again for a new key or shop.
    */
   outbox?: (apiKey: string, baseUrl: string) => OutboxPersistence;
+  /** Where read and done are kept for a shop and key (absent: for as long as the process runs). */
+  conversationMarks?: (apiKey: string, baseUrl: string) => ConversationMarksMemory;
   /** How often texts of this key left by a stopped process are taken over. Default 60 s. */
   outboxSweepMs?: number;
   /** Where the key came from: a refused key from a file is replaced by the next one saved there. */
@@ -264,6 +269,12 @@ export function createSession(options: SessionOptions): Session {
     ...(options.visibleSlots ? { visibleSlots: options.visibleSlots } : {}),
   });
   const context: ActionContext = { client, store, poller, now, pausedUntil: () => budget.pausedUntil };
+  // Read and done of the shop on screen, kept where the options say (src/session/keep-conversation-marks.ts).
+  const keepMarks = (apiKey: string, url: string) =>
+    options.conversationMarks
+      ? keepConversationMarks(store, options.conversationMarks(apiKey, url), now)
+      : () => {};
+  let stopMarks = keepMarks(options.apiKey, baseUrl);
   // The sender of the shop on screen; those of shops left go on in the background until their texts are done.
   let sender = new TextSender(context, options.outbox?.(options.apiKey, baseUrl), options.sendRetry);
   const inBackground = new Map<string, { sender: TextSender; stop: () => void }>();
@@ -341,6 +352,9 @@ export function createSession(options: SessionOptions): Session {
       }));
       stopOnFatal = store.subscribe(onFatal);
       keyMode?.switchKey(apiKey);
+      // The same shop: its read and done go on, kept now under the new key too.
+      stopMarks();
+      stopMarks = keepMarks(apiKey, baseUrl);
       poller.start();
       poller.refreshAll();
       startSweep();
@@ -457,8 +471,11 @@ export function createSession(options: SessionOptions): Session {
       poller.setBudget(budget);
       const confirmedBefore = new Set(store.getState().outbox.map((text) => text.localId));
       goOnInBackground(sender, left);
+      stopMarks();
       store.setState((s) => ({
         ...withoutServerData(s),
+        // Read and done are the shop's own: the new shop's are read from its file.
+        conversations: noMarks(),
         // Typed for the old shop's customers, or searched among them: none of it is the new shop's.
         composed: {},
         search: {},
@@ -483,6 +500,7 @@ export function createSession(options: SessionOptions): Session {
         // Not started yet when the inbox opened on a shop read-only by choice: asked now.
         keyMode?.start();
       }
+      stopMarks = keepMarks(target.apiKey, target.baseUrl);
       poller.start();
       poller.refreshAll();
       startSweep();
@@ -551,6 +569,7 @@ export function createSession(options: SessionOptions): Session {
     },
     close: () => {
       closed = true;
+      stopMarks();
       for (const stop of closers.splice(0)) stop();
       stopOnFatal();
       watch?.stop();

@@ -32,6 +32,7 @@ import { checkHubDir, hubDir, hubSocketPath } from '../hub/hub-paths.js';
 import { HubServer, setPresence } from '../hub/hub-server.js';
 import { PROTOCOL_VERSION } from '../hub/protocol.js';
 import { composingContact, type Sharing } from '../store/app-store.js';
+import { marksAdded, mergeMarks } from '../store/conversation-marks.js';
 import type { Session } from './create-session.js';
 
 /** A client reads again this long after the hub would: the hub's read, handed over, comes first. */
@@ -206,6 +207,9 @@ export function shareSession(session: Session, options: ShareOptions): Sharer {
     budget.setGate(undefined);
   };
 
+  // Set while marks the hub handed over land in the store: they are not told back to it.
+  let applyingHubMarks = false;
+
   const becomeClient = (
     next: HubLink,
     self: { retired: boolean },
@@ -223,9 +227,16 @@ export function shareSession(session: Session, options: ShareOptions): Sharer {
     routeThrough(next);
     unsubscribeComposer?.();
     next.composing(store.getState().composer?.contactId ?? null);
+    // Read and done made here before joining go to the hub (and through it to every terminal).
+    next.marks(store.getState().conversations);
     unsubscribeComposer = store.subscribe((now, before) => {
       if (now.composer?.contactId !== before.composer?.contactId)
         next.composing(now.composer?.contactId ?? null);
+      // Marks made here; not those the hub just handed over (it has them).
+      if (now.conversations !== before.conversations && !applyingHubMarks) {
+        const added = marksAdded(before.conversations, now.conversations);
+        if (Object.keys(added.leads).length > 0 || added.since !== undefined) next.marks(added);
+      }
     });
     const sharing: Sharing = { role: 'client', since: Date.now() };
     setSharing(sharing);
@@ -255,6 +266,17 @@ export function shareSession(session: Session, options: ShareOptions): Sharer {
   const eventsFor = (self: { retired: boolean }): HubLinkEvents => ({
     onRead: (read) => {
       if (!self.retired) poller.accept(read.slot, read.data, read.at);
+    },
+    onMarks: (marks) => {
+      if (self.retired) return;
+      const merged = mergeMarks(store.getState().conversations, marks);
+      if (merged === store.getState().conversations) return;
+      applyingHubMarks = true;
+      try {
+        store.setState({ conversations: merged });
+      } finally {
+        applyingHubMarks = false;
+      }
     },
     onPresence: (terminals, composing) => {
       if (self.retired) return;

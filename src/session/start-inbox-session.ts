@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { readConfig } from '../config/config-file.js';
+import { ConversationMarksFile } from '../config/conversation-marks-file.js';
 import { KeyModeFile } from '../config/key-mode-file.js';
 import type { KeySource } from '../config/key-watch.js';
 import { resolveSettings } from '../config/settings.js';
@@ -117,7 +118,12 @@ export function startInboxSession(options: InboxSessionOptions): Session {
     // The demo's simulator lives and dies with this process: nothing to resume.
     ...(options.demo
       ? {}
-      : { outbox: (apiKey: string, baseUrl: string) => OutboxFile.forKey(process.env, baseUrl, apiKey) }),
+      : {
+          outbox: (apiKey: string, baseUrl: string) => OutboxFile.forKey(process.env, baseUrl, apiKey),
+          // Read and done, per shop and key, for this user (the demo's last as long as it runs).
+          conversationMarks: (apiKey: string, baseUrl: string) =>
+            ConversationMarksFile.forKey(env, baseUrl, apiKey),
+        }),
     ...(keySource ? { keySource } : {}),
     // What the key may do, asked at start and remembered per key (not for a process that never writes; a
     // shop read-only by its config is not asked, but a writable shop switched to is).

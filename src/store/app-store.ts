@@ -25,6 +25,7 @@ import type {
 } from '../contract/resources.js';
 import type { PhoneZonesState } from '../rules/customer-zones.js';
 import type { Finding, PreSendSummary } from '../rules/pre-send-checks.js';
+import { type ConversationMarks, noMarks } from './conversation-marks.js';
 import type { LineText } from './line-editor.js';
 import { emptySeen, type SeenState } from './seen.js';
 import type { Selection } from './selection.js';
@@ -305,6 +306,10 @@ export interface AppState {
   reviewOrder: ReviewOrder;
   /** Reviews: only those without a reply. */
   unrepliedOnly: boolean;
+  /** Inbox: only the conversations waiting for a reply (their newest text is the customer's), oldest first. */
+  waitingOnly: boolean;
+  /** Read and done, kept by this inbox for this user and shop (src/store/conversation-marks.ts). */
+  conversations: ConversationMarks;
   /** The list whose highlighted record the Thread pane shows (see threadLeadId in selectors.ts). */
   threadFrom: ThreadSource;
   /** Local filter text of a list (inbox, reviews) or the contacts search (absent: empty). */
@@ -437,6 +442,8 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     inboxOrder: 'newest',
     reviewOrder: 'newest',
     unrepliedOnly: false,
+    waitingOnly: false,
+    conversations: noMarks(),
     threadFrom: { list: 'inbox' },
     search: {},
     searching: false,
@@ -498,6 +505,8 @@ export const STATE_FIELDS = {
   inboxOrder: 'staff',
   reviewOrder: 'staff',
   unrepliedOnly: 'staff',
+  waitingOnly: 'staff',
+  conversations: 'process',
   threadFrom: 'server',
   search: 'staff',
   searching: 'staff',

@@ -17,6 +17,8 @@ export interface SeenState {
   fresh: Record<SeenKind, ReadonlySet<string>>;
   /** When each fresh id was first seen (`kind:id`), for marks that fade. */
   arrivedAt: ReadonlyMap<string, number>;
+  /** When each kind's first copy (the baseline) was observed: its ids were seen then. */
+  firstSeenAt?: Partial<Record<SeenKind, number>>;
 }
 
 const arrivalKey = (kind: SeenKind, id: string) => `${kind}:${id}`;
@@ -41,7 +43,11 @@ export function observe(
 ): SeenState {
   const known = seen.known[kind];
   if (!known) {
-    return { ...seen, known: { ...seen.known, [kind]: new Set(ids) } };
+    return {
+      ...seen,
+      known: { ...seen.known, [kind]: new Set(ids) },
+      firstSeenAt: { ...seen.firstSeenAt, [kind]: now },
+    };
   }
   const arrived = ids.filter((id) => !known.has(id));
   if (arrived.length === 0) return seen;
@@ -61,7 +67,12 @@ export function observe(
     fresh.delete(id);
     arrivedAt.delete(arrivalKey(kind, id));
   }
-  return { known: { ...seen.known, [kind]: nextKnown }, fresh: { ...seen.fresh, [kind]: fresh }, arrivedAt };
+  return {
+    ...seen,
+    known: { ...seen.known, [kind]: nextKnown },
+    fresh: { ...seen.fresh, [kind]: fresh },
+    arrivedAt,
+  };
 }
 
 /** Staff selected or opened these items: their marks go; the same object when none had one. */

@@ -14,8 +14,10 @@ import type {
 } from '../contract/resources.js';
 import { recipientLabel } from '../text/recipient.js';
 import type { AppState, ComposerTarget, OutgoingText, PaneId } from './app-store.js';
+import { inboundId } from './seen.js';
 import { type ListShape, noSelection, type Selection, selectedIndexIn } from './selection.js';
 import { type ListedText, pairSentCopies, type SentCopy } from './sent-copies.js';
+import { waitingConversations } from './waiting.js';
 
 const digitsOf = (text: string) => text.replace(/\D/g, '');
 
@@ -44,11 +46,15 @@ export const selectionOf = (state: Pick<AppState, 'selection'>, pane: PaneId): S
   state.selection[pane] ?? noSelection;
 
 export function inboxRows(state: AppState): InboxLead[] {
-  const leads = state.inbox[state.inboxFilter].data?.open_leads ?? [];
+  const leads = state.waitingOnly
+    ? waitingConversations(state).map((waiting) => waiting.lead)
+    : (state.inbox[state.inboxFilter].data?.open_leads ?? []);
   const query = searchText(state, 'inbox');
   const shown = query
     ? leads.filter((lead) => matches(query, lead.contact_name, lead.caller_phone, lead.job_type))
     : leads;
+  // The waiting list has one order: who has waited longest first.
+  if (state.waitingOnly) return shown;
   switch (state.inboxOrder) {
     case 'same-day': {
       // Stable: within each group, the service's order (newest first).
@@ -153,6 +159,8 @@ export const selectedAction = (state: AppState) =>
   selectedIn(actionList(state), selectionOf(state, 'actions'));
 export const selectedContact = (state: AppState) =>
   selectedIn(contactList(state), selectionOf(state, 'contacts'));
+export const selectedActivity = (state: AppState) =>
+  selectedIn(activityList(state), selectionOf(state, 'today'));
 export const selectedThreadEntry = (state: AppState) =>
   selectedIn(threadList(state), selectionOf(state, 'thread'));
 
@@ -203,9 +211,11 @@ export function threadSubject(state: AppState): ThreadSubject {
     return noThread(`no lead matches the filter “${query}”: no thread to show (esc in the Inbox clears it)`);
   }
   return noThread(
-    state.inboxFilter === 'open'
-      ? 'no open leads: no thread to show'
-      : 'no missed calls waiting for a reply: no thread to show',
+    state.waitingOnly
+      ? 'nobody is waiting for a reply: no thread to show'
+      : state.inboxFilter === 'open'
+        ? 'no open leads: no thread to show'
+        : 'no missed calls waiting for a reply: no thread to show',
   );
 }
 
@@ -357,16 +367,27 @@ export type PreviewSender =
   | { kind: 'not-matched-yet' }
   | { kind: 'no-open-lead' };
 
+/** What matching a latest inbound text to its lead looks at: the threads read, the inbox, and when it listed each text. */
+type MatchState = Pick<AppState, 'leads' | 'inbox'> & Partial<Pick<AppState, 'seen'>>;
+
 /**
- * A thread copy says whether it holds a text when it was read after the text came. The text's time is the
- * service's clock and the copy's the inbox's: a service clock ahead of this box's only delays the answer (the
- * thread is read again, paced), one behind may leave a text unmatched until its thread is read again.
+ * A thread copy says whether it holds a text when it was read after the text came: after the inbox first listed
+ * the text (both times this box's clock), or, when that is not known, after the text's own time (the service's
+ * clock: a service clock ahead of this box's would have the same thread read again and again, paced, and
+ * nothing else matched until this box's clock caught up; one behind, a text left unmatched until its thread
+ * is read again).
  */
-const readSince = (state: Pick<AppState, 'leads'>, leadId: string, occurredAt: string) => {
+const readSince = (
+  state: MatchState,
+  leadId: string,
+  preview: { occurred_at: string; body_preview: string },
+) => {
   const copy = state.leads[leadId];
   if (!copy || copy.loading) return copy?.loading ?? false;
   const at = Math.max(copy.updatedAt ?? 0, copy.error?.at ?? 0);
-  return at >= (Date.parse(occurredAt) || 0);
+  const listedAt =
+    state.seen?.arrivedAt.get(`inbound:${inboundId(preview)}`) ?? state.seen?.firstSeenAt?.inbound;
+  return at >= (listedAt ?? (Date.parse(preview.occurred_at) || 0));
 };
 
 const previewsShown = (state: Pick<AppState, 'inbox'>) =>
@@ -376,14 +397,14 @@ const openLeadIds = (state: Pick<AppState, 'inbox'>) =>
   (state.inbox.open.data?.open_leads ?? []).map((lead) => lead.id);
 
 export function previewSender(
-  state: Pick<AppState, 'leads' | 'inbox'>,
+  state: MatchState,
   preview: { occurred_at: string; body_preview: string },
 ): PreviewSender {
   for (const lead of Object.values(state.leads)) {
     const message = lead.data ? messageOfPreview(lead.data, preview) : undefined;
     if (message && lead.data) return { kind: 'matched', lead: lead.data, message };
   }
-  const unread = openLeadIds(state).some((id) => !readSince(state, id, preview.occurred_at));
+  const unread = openLeadIds(state).some((id) => !readSince(state, id, preview));
   return unread ? { kind: 'not-matched-yet' } : { kind: 'no-open-lead' };
 }
 
@@ -392,14 +413,12 @@ export function previewSender(
  * an unmatched text came, newest first (the service lists the newest first). Empty once every text shown is
  * matched, or every open lead's thread was read after it.
  */
-export function leadsToMatchInbound(state: Pick<AppState, 'leads' | 'inbox'>): string[] {
+export function leadsToMatchInbound(state: MatchState): string[] {
   const unmatched = previewsShown(state).filter(
     (preview) => previewSender(state, preview).kind !== 'matched',
   );
   if (unmatched.length === 0) return [];
-  return openLeadIds(state).filter((id) =>
-    unmatched.some((preview) => !readSince(state, id, preview.occurred_at)),
-  );
+  return openLeadIds(state).filter((id) => unmatched.some((preview) => !readSince(state, id, preview)));
 }
 
 /** A lead of this contact: a thread already read, else a listed lead from the same phone number. */
@@ -451,3 +470,24 @@ export const unsentCount = (state: AppState) =>
 
 /** How many list rows fit in a pane at the current terminal size. */
 export const pageSize = (state: Pick<AppState, 'rows'>) => Math.max(1, state.rows - 9);
+
+/**
+ * The inbound text a Today activity item (kind sms_inbound) tells of: an inbound text of exactly its time in a
+ * thread read (the item carries no lead or text id; its summary, "Text from NAME" in the reference's
+ * examples, breaks a tie by naming the contact). Undefined: no thread read holds one.
+ */
+export function inboundTextOfActivity(
+  state: Pick<AppState, 'leads'>,
+  item: Pick<ActivityItem, 'kind' | 'created_at' | 'summary'>,
+): { lead: LeadDetail; message: Message } | undefined {
+  if (String(item.kind) !== 'sms_inbound') return undefined;
+  const found: Array<{ lead: LeadDetail; message: Message }> = [];
+  for (const copy of Object.values(state.leads)) {
+    const lead = copy.data;
+    const message = lead?.messages.find(
+      (candidate) => String(candidate.direction) === 'inbound' && candidate.occurred_at === item.created_at,
+    );
+    if (lead && message) found.push({ lead, message });
+  }
+  return found.find((each) => item.summary.includes(each.lead.contact.name)) ?? found[0];
+}

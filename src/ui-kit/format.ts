@@ -49,3 +49,16 @@ export function updatedAgo(at: number | undefined, now: number): string {
 
 /** An open-enum value for display: "same_day" → "same day". */
 export const enumLabel = (value: unknown): string => oneLine(value).replaceAll('_', ' ');
+
+/** How long a customer has waited: "waiting 40 s", "waiting 14 min", "waiting 2 h 5 min", "waiting 3 d". */
+export function waitedFor(since: string, now: number): string {
+  const then = Date.parse(since);
+  if (Number.isNaN(then)) return 'waiting';
+  const seconds = Math.max(0, Math.floor((now - then) / 1000));
+  if (seconds < 60) return `waiting ${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `waiting ${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `waiting ${hours} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
+  return `waiting ${Math.floor(hours / 24)} d`;
+}

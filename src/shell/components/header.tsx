@@ -4,6 +4,7 @@
  */
 import { Box } from 'ink';
 import { headerCounts, plural } from '../../store/counts.js';
+import { waitingConversations } from '../../store/waiting.js';
 import { useAppState, useTheme } from '../../ui-kit/app-context.js';
 import { Text } from '../../ui-kit/components/text.js';
 import { enumLabel, oneLine } from '../../ui-kit/format.js';
@@ -16,6 +17,10 @@ export function Header() {
   // The header counts what the lists below hold: a list read whole is its own count.
   const counts = useAppState(headerCounts);
   const others = useAppState((state) => state.presence.others);
+  // Conversations whose newest text is the customer's (as far as the threads read say), not marked done.
+  const waiting = useAppState((state) =>
+    state.inbox.open.data ? waitingConversations(state).length : undefined,
+  );
   // The config's name of the shop (several shops: which one this is), before the name the shop gives itself.
   const shop = useAppState((state) => state.shop);
   const shopLabel = shop ? (
@@ -55,12 +60,25 @@ export function Header() {
           <Text color={billing === 'active' ? theme.success : theme.danger}>{enumLabel(billing)}</Text>
           {' · texting '}
           <Text color={texting === 'active' ? theme.success : theme.danger}>{enumLabel(texting)}</Text>
+          {/* Here, not among the counts: the counts fill their line at 120 columns. */}
+          {others > 0 ? ` · also open in ${others} other ${others === 1 ? 'terminal' : 'terminals'}` : ''}
         </Text>
       </Box>
       <Box height={1} overflow="hidden">
         <Text wrap="truncate-end">
           <Count value={counts.openLeads ?? me.inbox_pulse.open_leads} noun="open lead" /> ·{' '}
           <Count value={counts.callbacks ?? me.inbox_pulse.needs_callback} noun="callback" /> ·{' '}
+          {waiting === undefined ? null : (
+            <>
+              <Count
+                value={waiting}
+                noun="waiting"
+                pluralNoun="waiting"
+                color={waiting > 0 ? theme.warning : undefined}
+              />{' '}
+              ·{' '}
+            </>
+          )}
           <Count value={counts.unreplied ?? me.reviews_pulse.unreplied} noun="unreplied review" /> ·{' '}
           <Count
             value={counts.pending ?? me.pending_actions}
@@ -69,7 +87,6 @@ export function Header() {
             color={(counts.pending ?? me.pending_actions) > 0 ? theme.warning : undefined}
           />{' '}
           · {credits.remaining}/{credits.included} credits
-          {others > 0 ? ` · also open in ${others} other ${others === 1 ? 'terminal' : 'terminals'}` : ''}
         </Text>
       </Box>
     </Box>

@@ -26,7 +26,11 @@ export function Tabs() {
   const focus = useAppState((state) => state.focus);
   const narrow = useAppState((state) => state.columns < 100);
   const fresh = useAppState((state) =>
-    PANES.map((pane) => (pane.seen?.kinds ?? []).reduce((sum, kind) => sum + state.seen.fresh[kind].size, 0)),
+    PANES.map((pane) =>
+      pane.seen?.count
+        ? pane.seen.count(state)
+        : (pane.seen?.kinds ?? []).reduce((sum, kind) => sum + state.seen.fresh[kind].size, 0),
+    ),
   );
   return (
     <Box height={1} overflow="hidden">
