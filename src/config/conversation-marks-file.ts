@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   type ConversationMarks,
   ConversationMarksSchema,

@@ -11,7 +11,7 @@
  * only grow, so two terminals' copies merge by taking the later of each,
  * in any order, any number of times, to the same result.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export interface ConversationMark {
   /** The newest inbound text (ms) staff had in front of them in the thread. */
