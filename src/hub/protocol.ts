@@ -1,5 +1,5 @@
 /**
- * The hub protocol, version 2 (docs/hub-protocol.md): newline-delimited JSON
+ * The hub protocol, version 3 (docs/hub-protocol.md): newline-delimited JSON
  * over a Unix socket between the terminals of one user, shop and key. Every
  * line is parsed with these schemas, and every piece of shop data with the
  * API's own contract, exactly as if it came from the API: nothing from the
