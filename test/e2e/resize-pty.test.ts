@@ -79,6 +79,29 @@ async function redrawn(terminal: PtyTerminal): Promise<string> {
   return withoutAges(terminal.lines());
 }
 
+/**
+ * The screen as it is equals the screen drawn again from scratch (ctrl-l). The shop's data may move
+ * between the two (a thread read that matches an inbound text to its sender lands): when the simulator
+ * answered a read in between, the two screens show different data, and the comparison is made again.
+ */
+async function expectSameAsRedrawn(
+  terminal: PtyTerminal,
+  test: Awaited<ReturnType<typeof startSim>>,
+  what: string,
+): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    const answered = (await test.requests()).length;
+    const shown = withoutAges(terminal.lines());
+    const again = await redrawn(terminal);
+    const moved = (await test.requests()).length !== answered;
+    if (shown === again || !moved || attempt === 3) {
+      expect(shown, what).toBe(again);
+      return;
+    }
+    await untilQuiet(terminal, 250);
+  }
+}
+
 describe('resizes and ctrl-l in a real terminal', () => {
   it(`after each of ${BURSTS} bursts of ${RESIZES_PER_BURST} resizes in ${BURST_MS} ms, the screen is whole and correct at the final size`, async () => {
     const test = await startSim();
@@ -132,7 +155,7 @@ describe('resizes and ctrl-l in a real terminal', () => {
       const what = `burst ${burst + 1} at ${t.term.cols}×${t.term.rows}`;
       const lines = t.lines();
       expect(problems(), `${what}:\n${lines.join('\n')}`).toEqual([]);
-      expect(withoutAges(lines), what).toBe(await redrawn(t));
+      await expectSameAsRedrawn(t, test, what);
     }
   }, 120_000);
 

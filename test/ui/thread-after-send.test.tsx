@@ -187,8 +187,9 @@ describe('the tab bar at 80 columns', () => {
       seen: {
         ...state.seen,
         fresh: {
-          leads: new Set(['a', 'b', 'c', 'd', 'e', 'f', 'g']),
-          inbound: new Set(['h', 'i', 'j']),
+          // The Inbox counts new leads (and unread conversations, and new texts not matched yet: none here).
+          leads: new Set(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j']),
+          inbound: new Set(),
           reviews: new Set(['k', 'l']),
           actions: new Set(['m']),
         },
