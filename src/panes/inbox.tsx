@@ -16,6 +16,7 @@ import {
   inboxList,
   type PreviewSender,
   previewSender,
+  previewsShown,
   repliedFromHere,
   searchText,
   selectedLead,
@@ -116,15 +117,28 @@ const LeadRow = memo(function LeadRow({
 });
 
 /** Opens the thread a latest inbound text belongs to, with that text selected; false when it is not matched. */
-function openPreview(context: CommandContext, preview: InboundPreview): boolean {
+export function openPreview(context: CommandContext, preview: InboundPreview): boolean {
   const sender = previewSender(context.state(), preview);
   if (sender.kind !== 'matched') return false;
   openThreadAtText(context, sender.lead.lead.id, sender.message.id);
   return true;
 }
 
+/** The latest inbound texts shown, and where the one chosen with the keys is among them (-1: not there now). */
+export function pickedPreview(state: AppState): { shown: InboundPreview[]; index: number } {
+  const shown = previewsShown(state);
+  return { shown, index: shown.findIndex((preview) => inboundId(preview) === state.inboundPick) };
+}
+
+/** Moves the choice among the latest inbound texts; one that left the list starts again at the newest. */
+export function movePick(context: CommandContext, step: number) {
+  const { shown, index } = pickedPreview(context.state());
+  const next = shown[index < 0 ? 0 : Math.max(0, Math.min(shown.length - 1, index + step))];
+  if (next) context.store.setState({ inboundPick: inboundId(next) });
+}
+
 /** Why a latest inbound text cannot be opened yet, or true. */
-function previewOpens(state: AppState, preview: InboundPreview | undefined): true | string {
+export function previewOpens(state: AppState, preview: InboundPreview | undefined): true | string {
   if (!preview) return 'no inbound text is listed';
   switch (previewSender(state, preview).kind) {
     case 'matched':
@@ -142,20 +156,23 @@ function PreviewRow({
   preview,
   sender,
   fresh,
+  picked,
   now,
 }: {
   preview: InboundPreview;
   sender: PreviewSender;
   fresh: boolean;
+  /** Highlighted by the keys (I, then j/k): enter opens it. */
+  picked: boolean;
   now: number;
 }) {
   const theme = useTheme();
   const { commandContext } = useServices();
-  // A click opens its thread at this text (the keys open the newest: i).
+  // A click opens its thread at this text (the keys: i the newest, I then j/k any).
   const ref = useClickable({ click: () => void openPreview(commandContext(), preview) });
   return (
     <Box ref={ref} height={1}>
-      <Text wrap="truncate-end">
+      <Text wrap="truncate-end" inverse={picked}>
         <Text color={theme.warning}>{fresh ? '● ' : '  '}</Text>
         <Text dimColor>{age(preview.occurred_at, now).padStart(4)} </Text>
         {sender.kind === 'matched' ? (
@@ -199,9 +216,14 @@ function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: bo
     [shown, leads, inbox, seen],
   );
   const now = useClockNow();
+  const picking = useAppState((state) => (state.focus === 'inbox' ? state.inboundPick : undefined));
   return (
     <Box flexDirection="column" height={INBOUND_SHOWN + 1}>
-      <Text dimColor>Latest inbound texts</Text>
+      <Text dimColor wrap="truncate-end">
+        {picking === undefined
+          ? 'Latest inbound texts'
+          : 'Latest inbound texts — j/k choose · enter opens at that text · esc back to the leads'}
+      </Text>
       {previews.length === 0 ? <Text dimColor>{loaded ? 'none' : 'loading…'}</Text> : null}
       {shown.map((preview, index) => (
         <PreviewRow
@@ -209,6 +231,7 @@ function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: bo
           preview={preview}
           sender={senders[index] ?? { kind: 'not-matched-yet' }}
           fresh={previewMarked(senders[index], preview, fresh, conversations)}
+          picked={picking === inboundId(preview)}
           now={now}
         />
       ))}
@@ -404,6 +427,18 @@ export const inboxPane: PaneDescriptor = {
       run: (context) => {
         const preview = context.state().inbox.open.data?.latest_inbound[0];
         if (preview) openPreview(context, preview);
+      },
+    },
+    {
+      id: 'inbound.choose',
+      mode: 'pane',
+      pane: 'inbox',
+      keys: ['I'],
+      label: 'choose among the latest inbound texts (j/k, then enter opens one in its thread)',
+      when: (context) => (previewsShown(context.state()).length > 0 ? true : 'no inbound text is listed'),
+      run: (context) => {
+        const newest = previewsShown(context.state())[0];
+        if (newest) context.store.setState({ inboundPick: inboundId(newest) });
       },
     },
     {

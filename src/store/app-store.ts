@@ -351,6 +351,11 @@ export interface AppState {
 
   /** The shops config.json names, to switch to (O): their names, the highlighted one. */
   shopPicker?: { names: readonly string[]; selected: number };
+  /**
+   * The Inbox's latest inbound texts chosen among with the keys (I): the highlighted one's id
+   * (`inboundId`); absent when the keys move the list of leads.
+   */
+  inboundPick?: string;
 
   // Process state
   /** The name in config.json's "shops" of the shop this inbox shows (none: a shop given by URL). */
@@ -531,6 +536,7 @@ export const STATE_FIELDS = {
   templatesProblem: 'process',
   templatePicker: 'server',
   shopPicker: 'staff',
+  inboundPick: 'server',
   shop: 'process',
   view: 'process',
   readOnly: 'process',

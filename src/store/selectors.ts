@@ -390,7 +390,7 @@ const readSince = (
   return at >= (listedAt ?? (Date.parse(preview.occurred_at) || 0));
 };
 
-const previewsShown = (state: Pick<AppState, 'inbox'>) =>
+export const previewsShown = (state: Pick<AppState, 'inbox'>) =>
   (state.inbox.open.data?.latest_inbound ?? []).slice(0, INBOUND_SHOWN);
 
 const openLeadIds = (state: Pick<AppState, 'inbox'>) =>

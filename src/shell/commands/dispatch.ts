@@ -40,6 +40,7 @@ export function screenContextOf(state: AppState): KeyContext {
   if (state.shopPicker) return 'shops';
   if (state.composer || state.composerWaiting) return 'composer';
   if (state.searching) return 'search';
+  if (state.inboundPick !== undefined && state.focus === 'inbox') return 'inbound';
   return `pane:${state.focus}`;
 }
 

@@ -39,6 +39,8 @@ export function modesOf(context: KeyContext): readonly Mode[] {
       return ['templates', 'edit', 'always'];
     case 'shops':
       return ['shops', 'always'];
+    case 'inbound':
+      return ['inbound', 'always'];
     case 'composer':
       return ['composer', 'edit', 'always'];
     case 'search':

@@ -7,6 +7,7 @@
 import { PANES } from '../../panes/registry.js';
 import type { Command } from '../../ui-kit/commands/command.js';
 import { GLOBAL_COMMANDS, INTERRUPT, REDRAW } from './global-commands.js';
+import { INBOUND_COMMANDS } from './inbound-commands.js';
 import { LOG_COMMANDS, OPEN_LOG } from './log-commands.js';
 import {
   CONFIRM_COMMANDS,
@@ -31,6 +32,7 @@ export const ALL_COMMANDS: readonly Command[] = [
   ...PALETTE_COMMANDS,
   ...TEMPLATE_COMMANDS,
   ...SHOP_COMMANDS,
+  ...INBOUND_COMMANDS,
   ...COMPOSER_COMMANDS,
   ...SEARCH_COMMANDS,
   ...EDIT_COMMANDS,

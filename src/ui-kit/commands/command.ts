@@ -22,6 +22,7 @@ export const SCREEN_CONTEXTS = [
   'palette',
   'templates',
   'shops',
+  'inbound',
   'composer',
   'search',
 ] as const;

@@ -1,0 +1,58 @@
+/**
+ * The keys while one of the Inbox's latest inbound texts is being chosen (I in the Inbox): j/k choose,
+ * enter opens its thread at that text, esc gives the keys back to the list of leads.
+ */
+import { movePick, openPreview, pickedPreview, previewOpens } from '../../panes/inbox.js';
+import type { Command } from '../../ui-kit/commands/command.js';
+
+export const INBOUND_COMMANDS: readonly Command[] = [
+  {
+    id: 'inbound.open',
+    mode: 'inbound',
+    keys: ['enter', 'i'],
+    label: 'open the highlighted inbound text in its thread, at that text',
+    hint: 'open',
+    inPalette: false,
+    when: (context) => {
+      const { shown, index } = pickedPreview(context.state());
+      return index < 0
+        ? 'that text is no longer among the latest: j/k choose another'
+        : previewOpens(context.state(), shown[index]);
+    },
+    run: (context) => {
+      const { shown, index } = pickedPreview(context.state());
+      const preview = shown[index];
+      if (!preview) return;
+      context.store.setState({ inboundPick: undefined });
+      openPreview(context, preview);
+    },
+  },
+  {
+    id: 'inbound.down',
+    mode: 'inbound',
+    keys: ['j', 'down'],
+    label: 'the next (older) inbound text',
+    helpRow: { id: 'inbound.move', label: 'older / newer inbound text' },
+    hint: 'choose',
+    inPalette: false,
+    run: (context) => movePick(context, 1),
+  },
+  {
+    id: 'inbound.up',
+    mode: 'inbound',
+    keys: ['k', 'up'],
+    label: 'the previous (newer) inbound text',
+    helpRow: { id: 'inbound.move', label: 'older / newer inbound text' },
+    inPalette: false,
+    run: (context) => movePick(context, -1),
+  },
+  {
+    id: 'inbound.back',
+    mode: 'inbound',
+    keys: ['esc', 'I', 'q'],
+    label: 'back to the list of leads',
+    hint: 'back',
+    inPalette: false,
+    run: (context) => context.store.setState({ inboundPick: undefined }),
+  },
+];

@@ -1,0 +1,125 @@
+/**
+ * Any of the Inbox's latest inbound texts opens from the keys: I highlights
+ * the newest, j/k choose, enter opens its lead's thread at that very text
+ * (not the thread's newest), esc goes back to the leads. The choice is the
+ * text, not a place: texts arriving meanwhile move it down the block, and
+ * one that left the block is said to have left, never swapped for another.
+ */
+import { describe, expect, it } from 'vitest';
+import type { InboundPreview } from '../../src/contract/resources.js';
+import type { AppState } from '../../src/store/app-store.js';
+import { inboundId } from '../../src/store/seen.js';
+import { previewSender, previewsShown, threadLeadId, threadList } from '../../src/store/selectors.js';
+import { startSim } from '../support/sim.js';
+import { KEYS, startTui, type TestTui } from '../support/tui.js';
+import { startupLoaded } from '../support/write-flows.js';
+import { firstLoad, plain, QUIET, selectedRow } from './nav-pane-helpers.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const shownBodies = (state: AppState) => previewsShown(state).map((preview) => preview.body_preview);
+
+/** The shown latest inbound text whose body starts so. */
+function previewOf(state: AppState, body: string): InboundPreview {
+  const preview = previewsShown(state).find((candidate) => body.startsWith(candidate.body_preview));
+  if (!preview) throw new Error(`"${body}" is not among the latest inbound texts shown`);
+  return preview;
+}
+
+/** Waits until the latest inbound texts shown are these (newest first), each matched to its lead. */
+async function untilShownAndMatched(tui: TestTui, bodies: string[]) {
+  await tui.waitFor(
+    (_frame, state) =>
+      shownBodies(state).length === bodies.length &&
+      // Previews come cut by the service: each is the start of its text.
+      shownBodies(state).every((preview, index) => bodies[index]?.startsWith(preview)) &&
+      previewsShown(state).every((preview) => previewSender(state, preview).kind === 'matched'),
+    10_000,
+  );
+}
+
+/** The body of the text selected in the thread on screen. */
+function selectedTextOfThread(state: AppState): string | undefined {
+  const entry = threadList(state).rows[selectedRow(state, 'thread')];
+  return entry?.kind === 'message' ? entry.message.body : undefined;
+}
+
+describe("choosing among the Inbox's latest inbound texts", () => {
+  it('I, j/k and enter open the chosen text in its thread, while new texts arrive between the keys', async () => {
+    const s = await startSim();
+    // The Inbox is read every 200 ms: texts arrive on screen while one is being chosen, no key needed.
+    const tui = await startTui({
+      sim: s,
+      columns: 120,
+      rows: 40,
+      intervals: { ...QUIET, visibleMs: 200, pacedMs: 50 },
+    });
+    await firstLoad(tui, startupLoaded);
+    const open = tui.state().inbox.open.data?.open_leads ?? [];
+    const [a, b, c, d] = [open[3], open[5], open[7], open[9]];
+    if (!a || !b || !c || !d) throw new Error('too few open leads');
+
+    const A1 = 'Is 9am tomorrow ok for the boiler?';
+    const B1 = 'Can someone come Monday instead?';
+    const A2 = 'Also the pressure gauge reads zero';
+    for (const [lead, body] of [
+      [a, A1],
+      [b, B1],
+      [a, A2],
+    ] as const) {
+      await sleep(5);
+      s.sim.receiveText(lead.id, body);
+    }
+    await untilShownAndMatched(tui, [A2, B1, A1]);
+
+    // The oldest of the three: not the newest text of its thread.
+    await tui.press('1', 'I');
+    expect(tui.state().inboundPick).toBe(inboundId(previewOf(tui.state(), A2)));
+    expect(plain(tui.frame())).toContain('j/k choose · enter opens at that text');
+    const leadRowBefore = selectedRow(tui.state(), 'inbox');
+    await tui.press('j', 'j', 'j');
+    // j and k choose among the texts, not the leads, and stop at the last.
+    expect(tui.state().inboundPick).toBe(inboundId(previewOf(tui.state(), A1)));
+    expect(selectedRow(tui.state(), 'inbox')).toBe(leadRowBefore);
+    await tui.press(KEYS.enter);
+    await tui.waitFor((_f, state) => state.focus === 'thread' && threadLeadId(state) === a.id);
+    expect(selectedTextOfThread(tui.state())).toBe(A1);
+    expect(tui.state().inboundPick).toBeUndefined();
+
+    // A text arrives while one is chosen: the choice stays on its text, now lower in the block.
+    await tui.press('1', 'I', 'j');
+    expect(tui.state().inboundPick).toBe(inboundId(previewOf(tui.state(), B1)));
+    const C1 = 'Running late? The door code is 4411';
+    await sleep(5);
+    s.sim.receiveText(c.id, C1);
+    await untilShownAndMatched(tui, [C1, A2, B1]);
+    expect(tui.state().inboundPick).toBe(inboundId(previewOf(tui.state(), B1)));
+    await tui.press('k', 'j');
+    expect(tui.state().inboundPick).toBe(inboundId(previewOf(tui.state(), B1)));
+    await tui.press(KEYS.enter);
+    await tui.waitFor((_f, state) => state.focus === 'thread' && threadLeadId(state) === b.id);
+    expect(selectedTextOfThread(tui.state())).toBe(B1);
+
+    // One that leaves the block is said to have left; enter opens nothing else in its place.
+    await tui.press('1', 'I', 'j', 'j');
+    const chosen = previewOf(tui.state(), B1);
+    expect(tui.state().inboundPick).toBe(inboundId(chosen));
+    const D1 = 'Never mind, fixed it myself';
+    await sleep(5);
+    s.sim.receiveText(d.id, D1);
+    await untilShownAndMatched(tui, [D1, C1, A2]);
+    await tui.press(KEYS.enter);
+    expect(tui.state().focus).toBe('inbox');
+    expect(tui.state().notice?.text).toMatch(/^That text is no longer among the latest/);
+    // esc gives the keys back to the list of leads.
+    await tui.press(KEYS.escape);
+    expect(tui.state().inboundPick).toBeUndefined();
+    await tui.waitFor(
+      (frame) =>
+        plain(frame).includes('Latest inbound texts') && !plain(frame).includes('enter opens at that text'),
+    );
+    const leadRow = selectedRow(tui.state(), 'inbox');
+    await tui.press('j');
+    expect(selectedRow(tui.state(), 'inbox')).toBe(leadRow + 1);
+  });
+});
