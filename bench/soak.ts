@@ -53,12 +53,21 @@ export interface MemorySample extends MappedParts {
   heapTotal: number;
   external: number;
   arrayBuffers: number;
+  /** V8's heap spaces in memory (heapTotal is their sum, reserved or not): the young generation, old objects, code, large objects. */
+  newSpace: number;
+  oldSpace: number;
+  codeSpace: number;
+  largeObjects: number;
 }
 
 export const SAMPLE_PARTS = [
   'rss',
   'heapUsed',
   'heapTotal',
+  'newSpace',
+  'oldSpace',
+  'codeSpace',
+  'largeObjects',
   'external',
   'arrayBuffers',
   'mallocHeap',
@@ -205,6 +214,14 @@ export async function soak(options: SoakOptions): Promise<SoakFigure[]> {
         heapTotal: mib(usage.heapTotal),
         external: mib(usage.external),
         arrayBuffers: mib(usage.arrayBuffers),
+        newSpace: mib(usage.spaces.new_space ?? 0),
+        oldSpace: mib(usage.spaces.old_space ?? 0),
+        codeSpace: mib(usage.spaces.code_space ?? 0),
+        largeObjects: mib(
+          (usage.spaces.large_object_space ?? 0) +
+            (usage.spaces.code_large_object_space ?? 0) +
+            (usage.spaces.new_large_object_space ?? 0),
+        ),
         mallocHeap: mib(mapped.mallocHeap),
         mallocThreads: mib(mapped.mallocThreads),
         wasm: mib(mapped.wasm),
