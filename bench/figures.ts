@@ -17,8 +17,9 @@
  *
  * `--quick`: a short run, printed only. `--soak-only`: the soak alone, printed
  * only; with `--soak-minutes N` measured for N minutes, with
- * `--soak-warm-up-minutes N` warmed up for N, with `--soak-cli PATH` on
- * another build (another commit's dist/cli.js) to compare with.
+ * `--soak-warm-up-minutes N` warmed up for N, with `--soak-shared-hub` the
+ * inbox serving the wallboard as its hub, with `--soak-cli PATH` on another
+ * build (another commit's dist/cli.js) to compare with.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -47,6 +48,8 @@ const minutesOption = (flag: string) => {
 };
 /** `--soak-warm-up-minutes N`: a longer warm-up than the default two minutes (what is bounded fills). */
 const SOAK_WARM_UP_MS = (minutesOption('--soak-warm-up-minutes') ?? (QUICK ? 1 / 3 : 2)) * 60_000;
+/** `--soak-shared-hub`: the wallboard shares the inbox's home and key, and the inbox is its hub. */
+const SOAK_SHARED_HUB = process.argv.includes('--soak-shared-hub');
 /** `--soak-minutes N`: a longer soak than the default five minutes measured. */
 const SOAK_MEASURE_MS = (minutesOption('--soak-minutes') ?? (QUICK ? 1 : 5)) * 60_000;
 const RUNS = QUICK ? 3 : 7;
@@ -120,6 +123,7 @@ async function main() {
     warmUpMs: SOAK_WARM_UP_MS,
     measureMs: SOAK_MEASURE_MS,
     home: work,
+    sharedHub: SOAK_SHARED_HUB,
     onSample: (name, minutes, sample) =>
       console.error(
         `soak sample ${name} at ${fixed(minutes, 1)} min: ${SAMPLE_PARTS.map((part) => `${part} ${fixed(sample[part], 1)}`).join(', ')} MiB`,
@@ -147,7 +151,7 @@ function soakRows(figures: SoakFigure[]): Row[] {
   return figures
     .filter((figure) => figure !== reference)
     .map((figure) => ({
-      figure: `live soak, ${figure.name}${figure.name === 'wallboard' ? ' (read-only key)' : ''}, each its own home and hub: ${SOAK_MEASURE_MS / 60_000} min after a ${SOAK_WARM_UP_MS / 1000} s warm-up (live events 40 a second during the warm-up, then 4, ${figure.name === 'inbox' ? 'a key every 400 ms, a resize every 7 s' : 'a resize every 2 s, ctrl-l every 8 s'}); after a full GC, growth extrapolated to an hour`,
+      figure: `live soak, ${figure.name}${SOAK_SHARED_HUB ? ', one home and key, the inbox the hub' : `${figure.name === 'wallboard' ? ' (read-only key)' : ''}, each its own home and hub`}: ${SOAK_MEASURE_MS / 60_000} min after a ${SOAK_WARM_UP_MS / 1000} s warm-up (live events 40 a second during the warm-up, then 4, ${figure.name === 'inbox' ? 'a key every 400 ms, a resize every 7 s' : 'a resize every 2 s, ctrl-l every 8 s'}); after a full GC, growth extrapolated to an hour`,
       inbox: describe(figure),
       reference: `bare Ink, every row changing 4 times a second: ${describe(reference)}`,
       budget: 'RSS ≤ +10 MiB/h',

@@ -41,6 +41,11 @@ export interface SoakOptions {
   measureMs: number;
   /** Where the programs keep their config and state: each a home of its own under it. */
   home: string;
+  /**
+   * The wallboard in the inbox's home on its key, as on a box where one user runs both: the inbox,
+   * started first, is the hub and serves the wallboard's reads (src/hub), and its figure holds that work.
+   */
+  sharedHub?: boolean;
   /** Each sample as it is taken (a long soak shows its progress, and an interrupted one its figures). */
   onSample?: (name: string, minutes: number, sample: MemorySample) => void;
 }
@@ -182,7 +187,9 @@ export async function soak(options: SoakOptions): Promise<SoakFigure[]> {
       program: start(
         options.cli,
         ['--wallboard', '--max-rpm', '120'],
-        await envFor('wallboard', sim.tokens.read),
+        options.sharedHub
+          ? await envFor('inbox', sim.tokens.write)
+          : await envFor('wallboard', sim.tokens.read),
         120,
         40,
         gc,
