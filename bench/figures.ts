@@ -16,8 +16,10 @@
  * over a compressed soak (bench/soak.ts), beside bare Ink.
  *
  * `--quick`: a short run, printed only. `--soak-only`: the soak alone, printed
- * only; with `--soak-minutes N` measured for N minutes, with `--soak-cli
- * PATH` on another build (another commit's dist/cli.js) to compare with.
+ * only; with `--soak-minutes N` measured for N minutes, with
+ * `--soak-warm-up-minutes N` warmed up for N, with `--soak-shared-hub` the
+ * inbox serving the wallboard as its hub, with `--soak-cli PATH` on another
+ * build (another commit's dist/cli.js) to compare with.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -32,22 +34,24 @@ import { successEnvelope } from '../src/contract/envelopes.js';
 import { createSession } from '../src/session/create-session.js';
 import { createSimulator } from '../src/sim/simulator.js';
 import { benchNodeVersion, type Program, rssMiB, start } from './pty-program.js';
-import { type SoakFigure, soak } from './soak.js';
+import { SAMPLE_PARTS, type SoakFigure, soak } from './soak.js';
 
 const QUICK = process.argv.includes('--quick');
 /** Only the live soak (its rows are printed, BENCHMARKS.md is left as it is). */
 const SOAK_ONLY = process.argv.includes('--soak-only');
 /** The soak on another build of the CLI (a path to its cli.js), to compare with this one. */
 const SOAK_CLI = process.argv[process.argv.indexOf('--soak-cli') + 1];
-const SOAK_WARM_UP_MS = QUICK ? 20_000 : 120_000;
+/** The number after `flag` on the command line, when it is there and positive. */
+const minutesOption = (flag: string) => {
+  const value = Number(process.argv[process.argv.indexOf(flag) + 1]);
+  return process.argv.includes(flag) && value > 0 ? value : undefined;
+};
+/** `--soak-warm-up-minutes N`: a longer warm-up than the default two minutes (what is bounded fills). */
+const SOAK_WARM_UP_MS = (minutesOption('--soak-warm-up-minutes') ?? (QUICK ? 1 / 3 : 2)) * 60_000;
+/** `--soak-shared-hub`: the wallboard shares the inbox's home and key, and the inbox is its hub. */
+const SOAK_SHARED_HUB = process.argv.includes('--soak-shared-hub');
 /** `--soak-minutes N`: a longer soak than the default five minutes measured. */
-const SOAK_MINUTES = Number(process.argv[process.argv.indexOf('--soak-minutes') + 1]);
-const SOAK_MEASURE_MS =
-  process.argv.includes('--soak-minutes') && SOAK_MINUTES > 0
-    ? SOAK_MINUTES * 60_000
-    : QUICK
-      ? 60_000
-      : 300_000;
+const SOAK_MEASURE_MS = (minutesOption('--soak-minutes') ?? (QUICK ? 1 : 5)) * 60_000;
 /**
  * `--start`: the start-up figures alone (first frame with data and RSS, beside the Ink hello), printed only;
  * with `--before PATH` also another build's cli.js (the commit before a change) in the same run, turn about.
@@ -140,14 +144,18 @@ async function main() {
     warmUpMs: SOAK_WARM_UP_MS,
     measureMs: SOAK_MEASURE_MS,
     home: work,
+    sharedHub: SOAK_SHARED_HUB,
+    onSample: (name, minutes, sample) =>
+      console.error(
+        `soak sample ${name} at ${fixed(minutes, 1)} min: ${SAMPLE_PARTS.map((part) => `${part} ${fixed(sample[part], 1)}`).join(', ')} MiB`,
+      ),
   });
   for (const figure of soaked) {
-    console.error(
-      `${figure.name}: RSS after GC ${figure.samples.map((value) => fixed(value)).join(' ')} MiB`,
-    );
-    console.error(
-      `${figure.name}: heap after GC ${figure.heapSamples.map((value) => fixed(value, 1)).join(' ')} MiB`,
-    );
+    console.error(`${figure.name}, after GC, MiB (growth an hour, median slope):`);
+    for (const part of SAMPLE_PARTS)
+      console.error(
+        `  ${part} ${signed(figure.partsPerHour[part])}/h: ${figure.parts.map((sample) => fixed(sample[part], part === 'rss' ? 0 : 1)).join(' ')}`,
+      );
   }
   rows.push(...soakRows(soaked));
   await rm(work, { recursive: true, force: true });
@@ -164,7 +172,7 @@ function soakRows(figures: SoakFigure[]): Row[] {
   return figures
     .filter((figure) => figure !== reference)
     .map((figure) => ({
-      figure: `live soak, ${figure.name}: ${SOAK_MEASURE_MS / 60_000} min after a ${SOAK_WARM_UP_MS / 1000} s warm-up (live events 40 a second during the warm-up, then 4, ${figure.name === 'inbox' ? 'a key every 400 ms, a resize every 7 s' : 'a resize every 2 s, ctrl-l every 8 s'}); after a full GC, growth extrapolated to an hour`,
+      figure: `live soak, ${figure.name}${SOAK_SHARED_HUB ? ', one home and key, the inbox the hub' : `${figure.name === 'wallboard' ? ' (read-only key)' : ''}, each its own home and hub`}: ${SOAK_MEASURE_MS / 60_000} min after a ${SOAK_WARM_UP_MS / 1000} s warm-up (live events 40 a second during the warm-up, then 4, ${figure.name === 'inbox' ? 'a key every 400 ms, a resize every 7 s' : 'a resize every 2 s, ctrl-l every 8 s'}); after a full GC, growth extrapolated to an hour`,
       inbox: describe(figure),
       reference: `bare Ink, every row changing 4 times a second: ${describe(reference)}`,
       budget: 'RSS ≤ +10 MiB/h',

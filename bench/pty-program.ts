@@ -35,20 +35,25 @@ export interface Program {
    * The heap and RSS the program reports about itself (see the preload below); after a full garbage
    * collection when it runs with --expose-gc.
    */
-  memory(): Promise<NodeJS.MemoryUsage>;
+  memory(): Promise<ProgramMemory>;
   /** The terminal and the xterm reading it take a new size, as a window being resized does. */
   resize(cols: number, rows: number): void;
   stop(): Promise<void>;
 }
 
+/** What a program reports of its memory: process.memoryUsage(), and the bytes each of V8's heap spaces holds in memory. */
+export interface ProgramMemory extends NodeJS.MemoryUsage {
+  spaces: Record<string, number>;
+}
+
 /**
  * Loaded into each program measured: on SIGUSR2 it writes its own
- * process.memoryUsage() to a file, after a full collection when the program
- * runs with --expose-gc. It does nothing else. (A data: URL: no `?` or `#`
- * in it.)
+ * process.memoryUsage() and the resident size of each V8 heap space to a
+ * file, after a full collection when the program runs with --expose-gc. It
+ * does nothing else. (A data: URL: no `?` or `#` in it.)
  */
 const MEMORY_PROBE =
-  "data:text/javascript,import { writeFileSync } from 'node:fs'; process.on('SIGUSR2', () => { if (globalThis.gc) globalThis.gc(); writeFileSync(process.env.BENCH_MEMORY_FILE, JSON.stringify(process.memoryUsage())); });";
+  "data:text/javascript,import { writeFileSync } from 'node:fs'; import { getHeapSpaceStatistics } from 'node:v8'; process.on('SIGUSR2', () => { if (globalThis.gc) globalThis.gc(); const spaces = Object.fromEntries(getHeapSpaceStatistics().map((space) => [space.space_name, space.physical_space_size])); writeFileSync(process.env.BENCH_MEMORY_FILE, JSON.stringify({ ...process.memoryUsage(), spaces })); });";
 
 /**
  * The Node the measured programs run on: this one, or `SHOP_INBOX_BENCH_NODE` (a path to another Node's
@@ -136,7 +141,7 @@ export function start(
       process.kill(term.pid, 'SIGUSR2');
       for (let i = 0; i < 200; i += 1) {
         try {
-          return JSON.parse(await readFile(memoryFile, 'utf8')) as NodeJS.MemoryUsage;
+          return JSON.parse(await readFile(memoryFile, 'utf8')) as ProgramMemory;
         } catch {
           await sleep(10);
         }

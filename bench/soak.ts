@@ -10,8 +10,10 @@
  * median slope between samples), beside bare Ink as shipped drawing a screen
  * whose every row changes four times a second (reference/ink-soak.tsx), in
  * the same run. */
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createSimulator } from '../src/sim/simulator.js';
+import { type MappedParts, readMappedParts } from './memory-parts.js';
 import { type Program, start } from './pty-program.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -37,9 +39,48 @@ export interface SoakOptions {
   reference: string;
   warmUpMs: number;
   measureMs: number;
-  /** Where the programs keep their config and state. */
+  /** Where the programs keep their config and state: each a home of its own under it. */
   home: string;
+  /**
+   * The wallboard in the inbox's home on its key, as on a box where one user runs both: the inbox,
+   * started first, is the hub and serves the wallboard's reads (src/hub), and its figure holds that work.
+   */
+  sharedHub?: boolean;
+  /** Each sample as it is taken (a long soak shows its progress, and an interrupted one its figures). */
+  onSample?: (name: string, minutes: number, sample: MemorySample) => void;
 }
+
+/** One sample of a program's memory, in MiB: what it reports of itself, and where its resident pages lie. */
+export interface MemorySample extends MappedParts {
+  rss: number;
+  heapUsed: number;
+  /** What V8 holds for its heap (used or not): part of the anonymous mappings below. */
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+  /** V8's heap spaces in memory (heapTotal is their sum, reserved or not): the young generation, old objects, code, large objects. */
+  newSpace: number;
+  oldSpace: number;
+  codeSpace: number;
+  largeObjects: number;
+}
+
+export const SAMPLE_PARTS = [
+  'rss',
+  'heapUsed',
+  'heapTotal',
+  'newSpace',
+  'oldSpace',
+  'codeSpace',
+  'largeObjects',
+  'external',
+  'arrayBuffers',
+  'mallocHeap',
+  'mallocThreads',
+  'wasm',
+  'otherAnonymous',
+  'fileBacked',
+] as const satisfies ReadonlyArray<keyof MemorySample>;
 
 export interface SoakFigure {
   name: string;
@@ -56,6 +97,9 @@ export interface SoakFigure {
   /** Each sample's resident memory and heap, in MiB. */
   samples: number[];
   heapSamples: number[];
+  /** Every part of every sample, and each part's growth per hour (the median slope), in MiB. */
+  parts: MemorySample[];
+  partsPerHour: Record<keyof MemorySample, number>;
 }
 
 /**
@@ -115,19 +159,46 @@ export async function soak(options: SoakOptions): Promise<SoakFigure[]> {
   const sim = createSimulator({ live: true, liveIntervalMs: 250, rateLimitPerMinute: 100_000, seed: 7 });
   for (let i = 0; i < HISTORY_EVENTS; i += 1) sim.tick();
   const { baseUrl } = await sim.listen();
-  const env = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: options.home,
-    XDG_CONFIG_HOME: join(options.home, 'config'),
-    XDG_STATE_HOME: join(options.home, 'state'),
-    SHOP_API_BASE_URL: baseUrl,
-    SHOP_API_KEY: sim.tokens.write,
+  /**
+   * Each program a home of its own, and the wallboard on the shop's read-only key: one user's
+   * programs on one shop API and key share a hub (src/hub), and the inbox, started first, would
+   * serve the wallboard's reads; its memory would be the hub's as well as its own.
+   */
+  const envFor = async (name: string, apiKey: string) => {
+    const home = join(options.home, name);
+    await mkdir(home, { recursive: true });
+    return {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      XDG_STATE_HOME: join(home, 'state'),
+      SHOP_API_BASE_URL: baseUrl,
+      SHOP_API_KEY: apiKey,
+    };
   };
   const gc = ['--expose-gc'];
   const programs: Array<{ name: string; program: Program }> = [
-    { name: 'inbox', program: start(options.cli, ['--max-rpm', '120'], env, 120, 40, gc) },
-    { name: 'wallboard', program: start(options.cli, ['--wallboard', '--max-rpm', '120'], env, 120, 40, gc) },
-    { name: 'bare Ink (reference)', program: start(options.reference, [], env, 120, 40, gc) },
+    {
+      name: 'inbox',
+      program: start(options.cli, ['--max-rpm', '120'], await envFor('inbox', sim.tokens.write), 120, 40, gc),
+    },
+    {
+      name: 'wallboard',
+      program: start(
+        options.cli,
+        ['--wallboard', '--max-rpm', '120'],
+        options.sharedHub
+          ? await envFor('inbox', sim.tokens.write)
+          : await envFor('wallboard', sim.tokens.read),
+        120,
+        40,
+        gc,
+      ),
+    },
+    {
+      name: 'bare Ink (reference)',
+      program: start(options.reference, [], await envFor('reference', sim.tokens.read), 120, 40, gc),
+    },
   ];
   const [inbox, wallboard] = programs.map(({ program }) => program);
   const stops: Array<() => void> = [];
@@ -140,8 +211,31 @@ export async function soak(options: SoakOptions): Promise<SoakFigure[]> {
     sampling = true;
     for (const { program } of programs) program.resize(...SAMPLE_SIZE);
     await sleep(SETTLE_BEFORE_SAMPLE_MS);
-    const usages: NodeJS.MemoryUsage[] = [];
-    for (const { program } of programs) usages.push(await program.memory());
+    const usages: MemorySample[] = [];
+    for (const { program } of programs) {
+      const usage = await program.memory();
+      const mapped = await readMappedParts(program.term.pid);
+      usages.push({
+        rss: mib(usage.rss),
+        heapUsed: mib(usage.heapUsed),
+        heapTotal: mib(usage.heapTotal),
+        external: mib(usage.external),
+        arrayBuffers: mib(usage.arrayBuffers),
+        newSpace: mib(usage.spaces.new_space ?? 0),
+        oldSpace: mib(usage.spaces.old_space ?? 0),
+        codeSpace: mib(usage.spaces.code_space ?? 0),
+        largeObjects: mib(
+          (usage.spaces.large_object_space ?? 0) +
+            (usage.spaces.code_large_object_space ?? 0) +
+            (usage.spaces.new_large_object_space ?? 0),
+        ),
+        mallocHeap: mib(mapped.mallocHeap),
+        mallocThreads: mib(mapped.mallocThreads),
+        wasm: mib(mapped.wasm),
+        otherAnonymous: mib(mapped.otherAnonymous),
+        fileBacked: mib(mapped.fileBacked),
+      });
+    }
     sampling = false;
     return usages;
   };
@@ -166,34 +260,40 @@ export async function soak(options: SoakOptions): Promise<SoakFigure[]> {
     await sampleAll();
     await sleep(SAMPLE_MS);
     const began = performance.now();
-    const samples = programs.map(() => ({
-      rss: [] as Array<[number, number]>,
-      heap: [] as Array<[number, number]>,
-    }));
+    const samples = programs.map(() => [] as Array<[number, MemorySample]>);
     const bytesAtStart = programs.map(({ program }) => program.chunks.reduce((sum, c) => sum + c.bytes, 0));
     // Each sample after a full collection: resident memory between collections swings by tens of MiB
     // with what is being allocated, and hides a slope of a few MiB an hour.
     for (let elapsed = 0; elapsed <= options.measureMs; elapsed += SAMPLE_MS) {
       const hours = (performance.now() - began) / 3_600_000;
       for (const [index, usage] of (await sampleAll()).entries()) {
-        samples[index]?.rss.push([hours, mib(usage.rss)]);
-        samples[index]?.heap.push([hours, mib(usage.heapUsed)]);
+        samples[index]?.push([hours, usage]);
+        options.onSample?.(programs[index]?.name ?? '', hours * 60, usage);
       }
       if (elapsed + SAMPLE_MS <= options.measureMs) await sleep(SAMPLE_MS - SETTLE_BEFORE_SAMPLE_MS);
     }
     return programs.map(({ name, program }, index) => {
-      const { rss, heap } = samples[index] ?? { rss: [], heap: [] };
+      const taken = samples[index] ?? [];
+      const series = (part: keyof MemorySample) =>
+        taken.map(([hours, sample]) => [hours, sample[part]] as [number, number]);
+      const rss = series('rss');
+      const heap = series('heapUsed');
+      const partsPerHour = Object.fromEntries(
+        SAMPLE_PARTS.map((part) => [part, slope(series(part))]),
+      ) as Record<keyof MemorySample, number>;
       return {
         name,
         rssFrom: rss[0]?.[1] ?? Number.NaN,
         rssTo: rss.at(-1)?.[1] ?? Number.NaN,
-        rssPerHour: slope(rss),
+        rssPerHour: partsPerHour.rss,
         heapFrom: heap[0]?.[1] ?? Number.NaN,
         heapTo: heap.at(-1)?.[1] ?? Number.NaN,
-        heapPerHour: slope(heap),
+        heapPerHour: partsPerHour.heapUsed,
         bytesWritten: program.chunks.reduce((sum, c) => sum + c.bytes, 0) - (bytesAtStart[index] ?? 0),
         samples: rss.map(([, value]) => value),
         heapSamples: heap.map(([, value]) => value),
+        parts: taken.map(([, sample]) => sample),
+        partsPerHour,
       };
     });
   } finally {

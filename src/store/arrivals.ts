@@ -77,7 +77,7 @@ const SOURCES: readonly Source[] = [
 ];
 
 /** Keys remembered per list and overall: many pages' worth, small for a process that runs for weeks. */
-const REMEMBERED = 5_000;
+export const REMEMBERED = 5_000;
 
 function remember(set: Set<string>, key: string): void {
   set.add(key);
