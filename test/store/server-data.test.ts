@@ -35,6 +35,8 @@ describe('the fields of the state', () => {
         'decisions',
         'draftedReplies',
         'drafts',
+        // The inbound text chosen with I: a text of this shop.
+        'inboundPick',
         'inbox',
         'leads',
         'me',
