@@ -33,7 +33,7 @@ import { endpoints } from '../src/contract/endpoints.js';
 import { successEnvelope } from '../src/contract/envelopes.js';
 import { createSession } from '../src/session/create-session.js';
 import { createSimulator } from '../src/sim/simulator.js';
-import { benchNodeVersion, type Program, rssMiB, start } from './pty-program.js';
+import { benchNodeVersion, type Program, rssMiB, shopEnv, start } from './pty-program.js';
 import { SAMPLE_PARTS, type SoakFigure, soak } from './soak.js';
 
 const QUICK = process.argv.includes('--quick');
@@ -226,18 +226,6 @@ function phaseTable(traces: StartTrace[]): string | undefined {
   return `${lines.join('\n')}\n\n(median of ${complete.length} starts; SHOP_INBOX_TRACE_START, src/ui-kit/start-trace.ts)`;
 }
 const phaseTables: string[] = [];
-
-/** The environment the measured programs run in: a shop on the simulator, a home of their own. */
-function shopEnv(work: string, baseUrl: string, apiKey: string): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: work,
-    XDG_CONFIG_HOME: join(work, 'config'),
-    XDG_STATE_HOME: join(work, 'state'),
-    SHOP_API_BASE_URL: baseUrl,
-    SHOP_API_KEY: apiKey,
-  };
-}
 
 const BUSINESS_AND_LEAD = /Rivera Plumbing[\s\S]*Inbox — open leads \(\d+\)[\s\S]*\+1\d{10}/;
 

@@ -12,6 +12,18 @@ import pty from 'node-pty';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The environment the measured programs run in: a shop on the simulator, a home of their own. */
+export function shopEnv(work: string, baseUrl: string, apiKey: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: work,
+    XDG_CONFIG_HOME: join(work, 'config'),
+    XDG_STATE_HOME: join(work, 'state'),
+    SHOP_API_BASE_URL: baseUrl,
+    SHOP_API_KEY: apiKey,
+  };
+}
+
 export const rssMiB = (pid: number) => {
   try {
     const status = spawnSync('cat', [`/proc/${pid}/status`], { encoding: 'utf8' }).stdout;

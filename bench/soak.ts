@@ -14,7 +14,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createSimulator } from '../src/sim/simulator.js';
 import { type MappedParts, readMappedParts } from './memory-parts.js';
-import { type Program, start } from './pty-program.js';
+import { type Program, shopEnv, start } from './pty-program.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mib = (bytes: number) => bytes / 1024 / 1024;
@@ -167,14 +167,7 @@ export async function soak(options: SoakOptions): Promise<SoakFigure[]> {
   const envFor = async (name: string, apiKey: string) => {
     const home = join(options.home, name);
     await mkdir(home, { recursive: true });
-    return {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, 'config'),
-      XDG_STATE_HOME: join(home, 'state'),
-      SHOP_API_BASE_URL: baseUrl,
-      SHOP_API_KEY: apiKey,
-    };
+    return shopEnv(home, baseUrl, apiKey);
   };
   const gc = ['--expose-gc'];
   const programs: Array<{ name: string; program: Program }> = [
