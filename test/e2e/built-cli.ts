@@ -22,6 +22,21 @@ export async function copyBuiltCli(prefix: string): Promise<BuiltCli> {
 }
 
 /**
+ * Removes the hub sockets (and their locks) that built inboxes left in the real runtime directory: a
+ * killed inbox leaves them. Empties the list.
+ */
+export async function removeHubSockets(sockets: string[]): Promise<void> {
+  await Promise.all(
+    sockets
+      .splice(0)
+      .flatMap((socket) => [
+        rm(socket, { force: true }),
+        rm(`${socket}.lock`, { recursive: true, force: true }),
+      ]),
+  );
+}
+
+/**
  * A terminal's environment with nothing of the test run's: its own HOME and XDG config and state
  * directories. The machine's time zone (TZ, when set) is kept, as a user's terminal has it: CI runs
  * the suite in several zones, the built CLI included.

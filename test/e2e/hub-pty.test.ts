@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { hubSocketPath } from '../../src/hub/hub-paths.js';
 import { startSim } from '../support/sim.js';
-import { type BuiltCli, copyBuiltCli, terminalEnv } from './built-cli.js';
+import { type BuiltCli, copyBuiltCli, removeHubSockets, terminalEnv } from './built-cli.js';
 import { COMPOSER_READY, KEYS, type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
 
 let bundle: BuiltCli;
@@ -27,14 +27,7 @@ beforeAll(async () => {
 const sockets: string[] = [];
 afterEach(async () => {
   for (const terminal of terminals.splice(0)) terminal.kill();
-  await Promise.all(
-    sockets
-      .splice(0)
-      .flatMap((socket) => [
-        rm(socket, { force: true }),
-        rm(`${socket}.lock`, { recursive: true, force: true }),
-      ]),
-  );
+  await removeHubSockets(sockets);
 });
 afterAll(async () => {
   await bundle.remove();

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { hubSocketPath } from '../../src/hub/hub-paths.js';
 import { startSim } from '../support/sim.js';
-import { type BuiltCli, copyBuiltCli, terminalEnv } from './built-cli.js';
+import { type BuiltCli, copyBuiltCli, removeHubSockets, terminalEnv } from './built-cli.js';
 import { type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
 
 let bundle: BuiltCli;
@@ -25,14 +25,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   for (const terminal of terminals.splice(0)) terminal.kill();
-  await Promise.all(
-    sockets
-      .splice(0)
-      .flatMap((socket) => [
-        rm(socket, { force: true }),
-        rm(`${socket}.lock`, { recursive: true, force: true }),
-      ]),
-  );
+  await removeHubSockets(sockets);
 });
 afterAll(async () => {
   await bundle.remove();
