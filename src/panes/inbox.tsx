@@ -260,22 +260,19 @@ function InboxPane({ height, width, focused }: PaneProps) {
           .join('\u0000')
       : '',
   );
-  const sinceOf = useMemo(
+  const waitingPairs = useMemo(
     () =>
-      new Map(
-        waitingSince
-          ? waitingSince.split('\u0000').map((pair) => pair.split('\u0001') as [string, string])
-          : [],
-      ),
+      waitingSince
+        ? waitingSince.split('\u0000').map((pair) => pair.split('\u0001') as [string, string])
+        : [],
     [waitingSince],
   );
+  const sinceOf = useMemo(() => new Map(waitingPairs), [waitingPairs]);
   const loaded = useAppState((state) => statusOf(state.inbox[state.inboxFilter]));
   const rows = useAppState((state) => inboxList(state).rows);
-  const loadedCount = useAppState((state) =>
-    state.waitingOnly
-      ? waitingConversations(state).length
-      : (state.inbox[state.inboxFilter].data?.open_leads.length ?? 0),
-  );
+  const pageCount = useAppState((state) => state.inbox[state.inboxFilter].data?.open_leads.length ?? 0);
+  // The waiting list is counted from the list already worked out above, not worked out again.
+  const loadedCount = filter === 'waiting' ? waitingPairs.length : pageCount;
   // The list's count as the header, Today and the title give it: more than a page means the title says so.
   const total = useAppState((state) =>
     state.waitingOnly
