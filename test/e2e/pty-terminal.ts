@@ -133,7 +133,9 @@ export function spawnInTerminal(file: string, args: string[], options: PtyTermin
     }
     wake();
   };
+  let lastDataAt = Date.now();
   const dataListener = child.onData((data) => {
+    lastDataAt = Date.now();
     raw += data;
     if (disposed) return;
     pending += 1;
@@ -149,10 +151,17 @@ export function spawnInTerminal(file: string, args: string[], options: PtyTermin
   let processExited = false;
   let outputDone = false;
   const exited = new Promise<PtyExit>((resolve) => {
-    // node-pty reports the exit once the pty has closed: let the xterm parse what came before.
+    // node-pty can report the exit before the last of the output (a paused pty, resumed, still drains it):
+    // wait until none has come for a while (at most 2 s), then let the xterm parse it all.
+    const drained = async () => {
+      const deadline = Date.now() + 2_000;
+      while (Date.now() - lastDataAt < 150 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      await settle();
+    };
     child.onExit(({ exitCode, signal }) => {
       processExited = true;
-      void settle().then(() => {
+      void drained().then(() => {
         outputDone = true;
         resolve({ exitCode, signal });
         wake();
