@@ -201,8 +201,8 @@ const START_PHASES = [
   { phase: 'code', label: 'Node itself (the hello pays it too)' },
   { phase: 'command', label: "the command's code (zod, the contract, the client)" },
   { phase: 'store', label: 'store set-up (the session, its store, the first reads sent)' },
-  { phase: 'reads', label: 'the first reads in (awaited before the UI loads, 300 ms at most)' },
-  { phase: 'ui', label: 'Ink, React, Yoga (and the inbox UI) loaded' },
+  { phase: 'reads', label: "the first reads in (300 ms at most), the screen's code loading meanwhile" },
+  { phase: 'ui', label: 'Ink, React, Yoga (and the inbox UI) loaded: what the reads did not cover' },
   { phase: 'first-frame', label: 'first frame rendered' },
   { phase: 'data-frame', label: "first frame with the shop's data rendered (0 when the first frame had it)" },
 ] as const;

@@ -9,7 +9,7 @@ import { fadeOf, type ResolvedSettings } from '../config/settings.js';
 import { checkShopName, shopNames } from '../config/shops.js';
 import { RequestStats } from '../poller/request-stats.js';
 import { DEFAULT_MAX_RPM } from '../session/create-session.js';
-import { firstReads } from '../session/first-reads.js';
+import { firstReadsBeside } from '../session/first-reads.js';
 import { type InboxSessionOptions, startInboxSession } from '../session/start-inbox-session.js';
 import { markStart } from '../ui-kit/start-trace.js';
 import { loadTemplates, TemplatesError } from '../user-actions/templates.js';
@@ -182,16 +182,15 @@ async function runShopsWallboard(
     });
   });
   markStart('store');
-  // Before the UI loads (loading it would hold their answers back): see session/first-reads.ts.
-  await Promise.all(sessions.map((session) => firstReads(session.store)));
+  const screen = await firstReadsBeside(
+    sessions.map((session) => session.store),
+    loadScreenCode,
+  );
   markStart('reads');
   const closeAll = () => {
     for (const session of sessions) session.close();
   };
-  const [{ runInbox }, { buildKeymap, KeymapError }] = await Promise.all([
-    import('../shell/run-inbox.js'),
-    import('../shell/commands/keymap.js'),
-  ]);
+  const [{ runInbox }, { buildKeymap, KeymapError }] = await screen.loaded;
   markStart('ui');
   try {
     buildKeymap(config?.keys);
@@ -238,6 +237,10 @@ async function runShopsWallboard(
   }
 }
 
+/** The screen's code (Ink, React, Yoga, the panes), loaded while the first reads travel: see session/first-reads.ts. */
+const loadScreenCode = () =>
+  Promise.all([import('../shell/run-inbox.js'), import('../shell/commands/keymap.js')]);
+
 function isThemeChoice(value: string): value is ThemeChoice {
   return value === 'auto' || value === 'dark' || value === 'light';
 }
@@ -274,13 +277,9 @@ async function showInbox(
     rows: process.stdout.rows ?? 24,
   });
   markStart('store');
-  // Before the UI loads (loading it would hold their answers back): see session/first-reads.ts.
-  await firstReads(session.store);
+  const screen = await firstReadsBeside([session.store], loadScreenCode);
   markStart('reads');
-  const [{ runInbox }, { buildKeymap, KeymapError }] = await Promise.all([
-    import('../shell/run-inbox.js'),
-    import('../shell/commands/keymap.js'),
-  ]);
+  const [{ runInbox }, { buildKeymap, KeymapError }] = await screen.loaded;
   markStart('ui');
   try {
     buildKeymap(options.keys);
