@@ -42,16 +42,16 @@ const SOAK_ONLY = process.argv.includes('--soak-only');
 /** The soak on another build of the CLI (a path to its cli.js), to compare with this one. */
 const SOAK_CLI = process.argv[process.argv.indexOf('--soak-cli') + 1];
 /** The number after `flag` on the command line, when it is there and positive. */
-const minutesOption = (flag: string) => {
+const positiveNumberOption = (flag: string) => {
   const value = Number(process.argv[process.argv.indexOf(flag) + 1]);
   return process.argv.includes(flag) && value > 0 ? value : undefined;
 };
 /** `--soak-warm-up-minutes N`: a longer warm-up than the default two minutes (what is bounded fills). */
-const SOAK_WARM_UP_MS = (minutesOption('--soak-warm-up-minutes') ?? (QUICK ? 1 / 3 : 2)) * 60_000;
+const SOAK_WARM_UP_MS = (positiveNumberOption('--soak-warm-up-minutes') ?? (QUICK ? 1 / 3 : 2)) * 60_000;
 /** `--soak-shared-hub`: the wallboard shares the inbox's home and key, and the inbox is its hub. */
 const SOAK_SHARED_HUB = process.argv.includes('--soak-shared-hub');
 /** `--soak-minutes N`: a longer soak than the default five minutes measured. */
-const SOAK_MEASURE_MS = (minutesOption('--soak-minutes') ?? (QUICK ? 1 : 5)) * 60_000;
+const SOAK_MEASURE_MS = (positiveNumberOption('--soak-minutes') ?? (QUICK ? 1 : 5)) * 60_000;
 /**
  * `--start`: the start-up figures alone (first frame with data and RSS, beside the Ink hello), printed only;
  * with `--before PATH` also another build's cli.js (the commit before a change) in the same run, turn about.
@@ -60,6 +60,8 @@ const START_ONLY = process.argv.includes('--start');
 const BEFORE_CLI = process.argv.includes('--before')
   ? process.argv[process.argv.indexOf('--before') + 1]
   : undefined;
+/** `--shop-latency MS`: with `--start`, the simulator answers every read that much later (a shop far away). */
+const SHOP_LATENCY_MS = positiveNumberOption('--shop-latency') ?? 0;
 /** `--cli PATH`: with `--start`, the build measured as "inbox" (default dist/cli.js). */
 const START_CLI = process.argv.includes('--cli')
   ? process.argv[process.argv.indexOf('--cli') + 1]
@@ -234,7 +236,7 @@ const BUSINESS_AND_LEAD = /Rivera Plumbing[\s\S]*Inbox — open leads \(\d+\)[\s
  * given with `--before`) beside the Ink hello, turn about so that the machine's load falls on all alike.
  */
 async function startFigures(work: string, hello: string) {
-  const sim = createSimulator({ rateLimitPerMinute: 100_000 });
+  const sim = createSimulator({ rateLimitPerMinute: 100_000, faults: { latencyMs: SHOP_LATENCY_MS } });
   const { baseUrl } = await sim.listen();
   const env = shopEnv(work, baseUrl, sim.tokens.write);
   const programs = [
@@ -270,7 +272,7 @@ async function startFigures(work: string, hello: string) {
     const ms = median(times.get(name) ?? []);
     const mem = median(rss.get(name) ?? []);
     rows.push({
-      figure: `${name} (${name === 'inbox' ? (START_CLI ?? 'dist/cli.js') : BEFORE_CLI}): spawn → shop name and first lead; RSS 1 s later (median of ${RUNS}, Node ${benchNodeVersion()})`,
+      figure: `${name} (${name === 'inbox' ? (START_CLI ?? 'dist/cli.js') : BEFORE_CLI}): spawn → shop name and first lead${SHOP_LATENCY_MS ? ` from a shop answering ${SHOP_LATENCY_MS} ms late` : ''}; RSS 1 s later (median of ${RUNS}, Node ${benchNodeVersion()})`,
       inbox: `${fixed(ms)} ms (${fixed(ms / helloMs, 2)}×) · ${fixed(mem)} MiB (${fixed(mem / helloRss, 2)}×)`,
       reference: `Ink hello ${fixed(helloMs)} ms · ${fixed(helloRss)} MiB`,
       budget: '≤ 1.3× · ≤ 1.4×',
