@@ -1,7 +1,8 @@
 /**
  * string-width is patched (patches/string-width+8.3.0.patch) to test its emoji expressions only on clusters
- * that can be emoji; as published it tests `^\p{RGI_Emoji}$` on every cluster of every non-ASCII string Ink
- * measures. The patch must change the cost and nothing else: here the patched package (node_modules, as the
+ * that can be emoji, and to count text of narrow characters that never join a cluster (box drawing, Latin,
+ * punctuation) by its length; as published it segments every non-ASCII string Ink measures and tests
+ * `^\p{RGI_Emoji}$` on every cluster. The patch must change the cost and nothing else: here the patched package (node_modules, as the
  * bundle and the tests run it) and the package as published (a copy with the patches taken out, as the
  * benchmark's references are built) give the same width on many strings made of what terminals find hard.
  */
@@ -160,6 +161,28 @@ describe('string-width as patched', () => {
           if (stringWidth(text) !== published(text))
             expect(JSON.stringify(text)).toBe(`width ${published(text)}`);
         }
+      }
+    }
+  });
+
+  it('gives the published width on text from the first ten thousand code points, side by side in any order', () => {
+    // Where the count-by-length path and its neighbours live: Latin, Greek, Cyrillic, combining marks,
+    // punctuation, invisible characters, arrows, box drawing, shapes, and emoji among the symbols.
+    const nearText = fc.string({
+      unit: fc.integer({ min: 0x20, max: 0x27_bf }).map((codePoint) => String.fromCodePoint(codePoint)),
+      maxLength: 12,
+    });
+    fc.assert(
+      fc.property(nearText, fc.boolean(), (text, ambiguousIsNarrow) => {
+        expect(stringWidth(text, { ambiguousIsNarrow })).toBe(published(text, { ambiguousIsNarrow }));
+      }),
+      { numRuns: 20_000 },
+    );
+    for (let codePoint = 0x20; codePoint <= 0x27_bf; codePoint += 1) {
+      const character = String.fromCodePoint(codePoint);
+      for (const text of [`${character}${character}`, `─${character}│`, `${character}\u0301`]) {
+        if (stringWidth(text) !== published(text))
+          expect(JSON.stringify(text)).toBe(`width ${published(text)}`);
       }
     }
   });
