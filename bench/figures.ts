@@ -60,6 +60,13 @@ const START_ONLY = process.argv.includes('--start');
 const BEFORE_CLI = process.argv.includes('--before')
   ? process.argv[process.argv.indexOf('--before') + 1]
   : undefined;
+/**
+ * `--snapshot-blob PATH`: with `--start`, also the inbox started from that V8 startup snapshot (built by
+ * scripts/snapshot-trial.mjs for the Node the programs run on), in the same run, turn about.
+ */
+const SNAPSHOT_BLOB = process.argv.includes('--snapshot-blob')
+  ? process.argv[process.argv.indexOf('--snapshot-blob') + 1]
+  : undefined;
 /** `--shop-latency MS`: with `--start`, the simulator answers every read that much later (a shop far away). */
 const SHOP_LATENCY_MS = positiveNumberOption('--shop-latency') ?? 0;
 /** `--cli PATH`: with `--start`, the build measured as "inbox" (default dist/cli.js). */
@@ -243,15 +250,26 @@ async function startFigures(work: string, hello: string) {
     { name: 'Ink hello', script: hello, screen: /hello from ink/ },
     { name: 'inbox', script: START_CLI ?? 'dist/cli.js', screen: BUSINESS_AND_LEAD },
     ...(BEFORE_CLI ? [{ name: 'inbox before', script: BEFORE_CLI, screen: BUSINESS_AND_LEAD }] : []),
-  ];
+    // No script: the process runs the snapshot's main; `--` ends Node's own options.
+    ...(SNAPSHOT_BLOB
+      ? [
+          {
+            name: 'inbox from a snapshot',
+            script: '--',
+            screen: BUSINESS_AND_LEAD,
+            nodeArgs: ['--snapshot-blob', SNAPSHOT_BLOB],
+          },
+        ]
+      : []),
+  ] as Array<{ name: string; script: string; screen: RegExp; nodeArgs?: string[] }>;
   const times = new Map(programs.map((program) => [program.name, [] as number[]]));
   const rss = new Map(programs.map((program) => [program.name, [] as number[]]));
   console.error(`measuring start-up on Node ${benchNodeVersion()} (${RUNS} runs)…`);
   const traces = new Map(programs.map((program) => [program.name, [] as StartTrace[]]));
   for (let i = 0; i < RUNS; i += 1) {
-    for (const { name, script, screen } of programs) {
+    for (const { name, script, screen, nodeArgs } of programs) {
       const traceFile = join(work, `start-trace-${i}.jsonl`);
-      const program = start(script, [], { ...env, SHOP_INBOX_TRACE_START: traceFile });
+      const program = start(script, [], { ...env, SHOP_INBOX_TRACE_START: traceFile }, 120, 40, nodeArgs);
       times.get(name)?.push(await program.waitFor(screen));
       await sleep(1_000);
       rss.get(name)?.push(rssMiB(program.term.pid));
@@ -272,7 +290,7 @@ async function startFigures(work: string, hello: string) {
     const ms = median(times.get(name) ?? []);
     const mem = median(rss.get(name) ?? []);
     rows.push({
-      figure: `${name} (${name === 'inbox' ? (START_CLI ?? 'dist/cli.js') : BEFORE_CLI}): spawn → shop name and first lead${SHOP_LATENCY_MS ? ` from a shop answering ${SHOP_LATENCY_MS} ms late` : ''}; RSS 1 s later (median of ${RUNS}, Node ${benchNodeVersion()})`,
+      figure: `${name} (${{ inbox: START_CLI ?? 'dist/cli.js', 'inbox before': BEFORE_CLI, 'inbox from a snapshot': SNAPSHOT_BLOB }[name]}): spawn → shop name and first lead${SHOP_LATENCY_MS ? ` from a shop answering ${SHOP_LATENCY_MS} ms late` : ''}; RSS 1 s later (median of ${RUNS}, Node ${benchNodeVersion()})`,
       inbox: `${fixed(ms)} ms (${fixed(ms / helloMs, 2)}×) · ${fixed(mem)} MiB (${fixed(mem / helloRss, 2)}×)`,
       reference: `Ink hello ${fixed(helloMs)} ms · ${fixed(helloRss)} MiB`,
       budget: '≤ 1.3× · ≤ 1.4×',
