@@ -1,7 +1,8 @@
 // `npm run bench`: bundles bench/figures.ts (it starts the simulator and drives the
 // built CLI in a pseudo-terminal) and runs it with the GC exposed. `--quick` for a short run;
 // `--soak-only [--soak-minutes N] [--soak-warm-up-minutes N] [--soak-shared-hub] [--soak-cli PATH]` for the
-// live soak alone (bench/figures.ts).
+// live soak alone; `--start [--before PATH] [--cli PATH] [--shop-latency MS] [--snapshot-blob PATH]` for the
+// start-up alone (bench/figures.ts).
 import { spawnSync } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
