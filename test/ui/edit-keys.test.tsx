@@ -56,6 +56,12 @@ describe('the editing keys of a text', () => {
       ['ctrl-g', 'edit the text in your editor'],
     ] as const)
       expect(listed).toMatch(new RegExp(`${keys.replace(/[-]/g, '\\-')}\\b.*${does}`));
+    // At its end j goes no further, and k scrolls back at once.
+    expect(plain(tui.frame())).toMatch(/▲ \d+ j\/k/);
+    await tui.press('j', 'j', 'j');
+    await tui.waitFor((frame) => !/▼ \d+/.test(plain(frame)));
+    await tui.press('k');
+    expect(plain(tui.frame())).toMatch(/▼ 1 j\/k/);
     // Keys while the list is open are not typed.
     await tui.press('q');
     await tui.waitFor((_frame, state) => state.editKeys === undefined);

@@ -304,6 +304,31 @@ describe('help overlay (?)', () => {
     await tui.waitFor((f) => !plain(f).includes('Keys —'));
   });
 
+  it('at 80×24 it scrolls to its end and no further: j past the end is taken back, and k scrolls back at once', async () => {
+    const tui = await startTui({ columns: 80, rows: 24, intervals: QUIET });
+    await firstLoad(tui);
+    await tui.press('?');
+    const range = () => {
+      const match = /Keys — Inbox {2}(\d+)–(\d+) of (\d+), j\/k scroll/.exec(plain(tui.frame()));
+      if (!match) throw new Error(`no scroll range in the help's title:\n${plain(tui.frame())}`);
+      return { first: Number(match[1]), last: Number(match[2]), of: Number(match[3]) };
+    };
+    await tui.waitFor('Keys — Inbox');
+    expect(range().first).toBe(1);
+    let presses = 0;
+    while (range().last < range().of) {
+      await tui.press('j');
+      presses += 1;
+      expect(presses).toBeLessThan(60);
+    }
+    const end = range();
+    await tui.press('j', 'j', 'j');
+    await tui.waitFor((_frame, state) => state.helpScroll === end.first - 1);
+    expect(range()).toEqual(end);
+    await tui.press('k');
+    expect(range()).toEqual({ first: end.first - 1, last: end.last - 1, of: end.of });
+  });
+
   it('in read-only mode the keys that change the shop (c, d, a) are in neither the help nor the hints', async () => {
     const writeKeys: Array<[PaneId, string]> = [
       ['inbox', 'c'],

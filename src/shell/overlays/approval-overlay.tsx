@@ -11,6 +11,7 @@ import { wrapLines } from '../../text/wrap-lines.js';
 import { useAppState, useServices, useTheme } from '../../ui-kit/app-context.js';
 import { OverlayBox } from '../../ui-kit/components/overlay-box.js';
 import { Text } from '../../ui-kit/components/text.js';
+import { type ScrollWindow, scrollWindow } from '../../ui-kit/scroll-window.js';
 import { fg } from '../../ui-kit/theme.js';
 
 /** Room for the longest label ("They wrote") and a space. */
@@ -37,13 +38,9 @@ export function questionRows(facts: readonly ApprovalFact[], columns: number): Q
 }
 
 /** Which rows show at a scroll, and how many are out of sight above and below. */
-export function questionWindow(total: number, room: number, scroll: number) {
-  if (total <= room) return { first: 0, shown: total, above: 0, below: 0, last: 0 };
-  // One row of the room says what is out of sight.
-  const rows = Math.max(1, room - 1);
-  const last = total - rows;
-  const first = Math.max(0, Math.min(scroll, last));
-  return { first, shown: rows, above: first, below: total - first - rows, last };
+export function questionWindow(total: number, room: number, scroll: number): ScrollWindow {
+  // When the rows overflow, one row of the room says what is out of sight.
+  return scrollWindow(total, total <= room ? room : room - 1, scroll);
 }
 
 export function ApprovalOverlay({ height, prompt }: { height: number; prompt: ConfirmApprove }) {

@@ -8,6 +8,7 @@ import { useAppState, useServices } from '../../ui-kit/app-context.js';
 import { helpRows } from '../../ui-kit/commands/describe.js';
 import { OverlayBox } from '../../ui-kit/components/overlay-box.js';
 import { Text } from '../../ui-kit/components/text.js';
+import { scrollWindow, useScrollHeld } from '../../ui-kit/scroll-window.js';
 import { screenContextOf } from '../commands/dispatch.js';
 
 const WHERE: Partial<Record<string, string>> = {
@@ -19,16 +20,19 @@ const WHERE: Partial<Record<string, string>> = {
 };
 
 export function EditKeysOverlay({ height }: { height: number }) {
-  const { keymap, commandContext } = useServices();
+  const { keymap, commandContext, store } = useServices();
   const context = useAppState(screenContextOf);
   const scroll = useAppState((state) => state.editKeys?.scroll ?? 0);
   const rows = helpRows(keymap, context, commandContext());
-  const room = Math.max(1, height - 3);
-  const first = Math.max(0, Math.min(scroll, rows.length - room));
-  const shown = rows.slice(first, first + room);
+  const view = scrollWindow(rows.length, height - 3, scroll);
+  useScrollHeld(scroll, view.last, (last) =>
+    store.setState((state) =>
+      state.editKeys && state.editKeys.scroll > last ? { editKeys: { scroll: last } } : {},
+    ),
+  );
+  const { first, above, below } = view;
+  const shown = rows.slice(first, first + view.shown);
   const width = Math.min(24, Math.max(...rows.map((row) => [...row.keys].length)) + 2);
-  const above = first;
-  const below = rows.length - first - shown.length;
   return (
     <OverlayBox
       height={height}

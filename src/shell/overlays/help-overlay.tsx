@@ -8,9 +8,10 @@ import { useAppState, useServices } from '../../ui-kit/app-context.js';
 import { helpRows } from '../../ui-kit/commands/describe.js';
 import { OverlayBox } from '../../ui-kit/components/overlay-box.js';
 import { Text } from '../../ui-kit/components/text.js';
+import { scrollWindow, useScrollHeld } from '../../ui-kit/scroll-window.js';
 
 export function HelpOverlay({ height }: { height: number }) {
-  const { keymap, commandContext } = useServices();
+  const { keymap, commandContext, store } = useServices();
   const focus = useAppState((state) => state.focus);
   const readOnly = useAppState((state) => state.readOnly);
   const readOnlyKey = useAppState((state) => state.readOnlyReason === 'server');
@@ -18,9 +19,12 @@ export function HelpOverlay({ height }: { height: number }) {
   // Whether a command applies depends on the whole state: re-read it whenever the help renders.
   useAppState((state) => state);
   const rows = helpRows(keymap, `pane:${focus}`, commandContext());
-  const room = Math.max(1, height - 3);
-  const first = Math.max(0, Math.min(scroll, rows.length - room));
-  const shown = rows.slice(first, first + room);
+  const view = scrollWindow(rows.length, height - 3, scroll);
+  useScrollHeld(scroll, view.last, (last) =>
+    store.setState((state) => (state.helpScroll > last ? { helpScroll: last } : {})),
+  );
+  const first = view.first;
+  const shown = rows.slice(first, first + view.shown);
   const width = Math.min(16, Math.max(...rows.map((row) => [...row.keys].length)) + 2);
   return (
     <OverlayBox
@@ -34,7 +38,7 @@ export function HelpOverlay({ height }: { height: number }) {
               ? ' (read-only key: keys that change the shop say why they are off)'
               : ' (read-only: keys that change the shop are off)'
             : ''}
-          {rows.length > room ? `  ${first + 1}–${first + shown.length} of ${rows.length}, j/k scroll` : ''}
+          {view.last > 0 ? `  ${first + 1}–${first + shown.length} of ${rows.length}, j/k scroll` : ''}
         </>
       }
     >
