@@ -137,16 +137,20 @@ export function movePick(context: CommandContext, step: number) {
   if (next) context.store.setState({ inboundPick: inboundId(next) });
 }
 
-/** Why a latest inbound text cannot be opened yet, or true. */
-export function previewOpens(state: AppState, preview: InboundPreview | undefined): true | string {
+/** Why a latest inbound text cannot be opened yet, or true; `which` names it in the reason. */
+export function previewOpens(
+  state: AppState,
+  preview: InboundPreview | undefined,
+  which = 'the latest inbound text',
+): true | string {
   if (!preview) return 'no inbound text is listed';
   switch (previewSender(state, preview).kind) {
     case 'matched':
       return true;
     case 'not-matched-yet':
-      return "the latest inbound text is not matched to its lead yet: the open leads' threads are being read";
+      return `${which} is not matched to its lead yet: the open leads' threads are being read`;
     case 'no-open-lead':
-      return "the latest inbound text is in none of the open leads' threads (its lead may be closed): find it in Contacts";
+      return `${which} is in none of the open leads' threads (its lead may be closed): find it in Contacts`;
   }
 }
 

@@ -13,7 +13,7 @@ import { previewSender, previewsShown, threadLeadId, threadList } from '../../sr
 import { startSim } from '../support/sim.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import { startupLoaded } from '../support/write-flows.js';
-import { firstLoad, plain, QUIET, selectedRow } from './nav-pane-helpers.js';
+import { firstLoad, helpHasKey, helpLines, plain, QUIET, selectedRow } from './nav-pane-helpers.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -121,5 +121,82 @@ describe("choosing among the Inbox's latest inbound texts", () => {
     const leadRow = selectedRow(tui.state(), 'inbox');
     await tui.press('j');
     expect(selectedRow(tui.state(), 'inbox')).toBe(leadRow + 1);
+  });
+
+  it('while choosing, g and G go to the newest and the oldest, ? lists the keys of the choice, and the panes, refresh and help work', async () => {
+    const s = await startSim();
+    const tui = await startTui({
+      sim: s,
+      columns: 120,
+      rows: 40,
+      intervals: { ...QUIET, visibleMs: 200, pacedMs: 50 },
+    });
+    await firstLoad(tui, startupLoaded);
+    const open = tui.state().inbox.open.data?.open_leads ?? [];
+    const [a, b] = [open[2], open[4]];
+    if (!a || !b) throw new Error('too few open leads');
+    const A1 = 'Is the quote still good?';
+    const B1 = 'The side gate is open';
+    const A2 = 'Please ring twice';
+    for (const [lead, body] of [
+      [a, A1],
+      [b, B1],
+      [a, A2],
+    ] as const) {
+      await sleep(5);
+      s.sim.receiveText(lead.id, body);
+    }
+    await untilShownAndMatched(tui, [A2, B1, A1]);
+
+    await tui.press('1', 'I', 'G');
+    expect(tui.state().inboundPick).toBe(inboundId(previewOf(tui.state(), A1)));
+    await tui.press('g');
+    expect(tui.state().inboundPick).toBe(inboundId(previewOf(tui.state(), A2)));
+
+    await tui.press('?');
+    const help = await tui.waitFor('Keys — Inbox, choosing an inbound text');
+    expect(helpLines(help).join('\n')).toContain('older / newer inbound text');
+    expect(helpLines(help).join('\n')).toContain('newest / oldest inbound text');
+    expect(helpHasKey(help, '?')).toBe(true);
+    expect(helpHasKey(help, '1 2 3 4 5 6')).toBe(true);
+    // The list's own moves are hidden by the choice's: no row offers them.
+    expect(helpLines(help).join('\n')).not.toContain('move down / up');
+    await tui.press(KEYS.escape);
+    await tui.waitFor((frame) => !plain(frame).includes('Keys —'));
+    expect(tui.state().inboundPick).toBe(inboundId(previewOf(tui.state(), A2)));
+
+    // Another pane, and back: the choice is where it was left.
+    await tui.press('3');
+    expect(tui.state().focus).toBe('reviews');
+    await tui.press('j');
+    expect(tui.state().inboundPick).toBe(inboundId(previewOf(tui.state(), A2)));
+    await tui.press('1', 'j');
+    expect(tui.state().inboundPick).toBe(inboundId(previewOf(tui.state(), B1)));
+    await tui.press(KEYS.enter);
+    await tui.waitFor((_f, state) => state.focus === 'thread' && threadLeadId(state) === b.id);
+    expect(selectedTextOfThread(tui.state())).toBe(B1);
+  });
+
+  it('enter on a chosen text not matched yet says so of that text, not of the latest', async () => {
+    // No paced thread reads: the texts that arrive stay unmatched.
+    const s = await startSim();
+    const tui = await startTui({ sim: s, columns: 120, rows: 40, intervals: { ...QUIET, visibleMs: 200 } });
+    await firstLoad(tui, startupLoaded);
+    const open = tui.state().inbox.open.data?.open_leads ?? [];
+    const [a, b] = [open[6], open[8]];
+    if (!a || !b) throw new Error('too few open leads');
+    s.sim.receiveText(a.id, 'First of two');
+    await sleep(5);
+    s.sim.receiveText(b.id, 'Second of two');
+    await tui.waitFor((_frame, state) => shownBodies(state)[1]?.startsWith('First of two') === true);
+    await tui.press('1', 'I', 'j');
+    const chosen = previewOf(tui.state(), 'First of two');
+    expect(tui.state().inboundPick).toBe(inboundId(chosen));
+    expect(previewSender(tui.state(), chosen).kind).toBe('not-matched-yet');
+    await tui.press(KEYS.enter);
+    expect(tui.state().notice?.text).toMatch(/^That inbound text is not matched to its lead yet/);
+    expect(tui.state().focus).toBe('inbox');
+    await tui.press('k', KEYS.enter);
+    expect(tui.state().notice?.text).toMatch(/^The latest inbound text is not matched to its lead yet/);
   });
 });

@@ -19,6 +19,7 @@ import {
   allContexts,
   buildKeymap,
   commandsIn,
+  hidesThere,
   KeymapError,
   TEXT_CONTEXTS,
 } from '../../src/shell/commands/keymap.js';
@@ -107,10 +108,13 @@ function clashesWithDefaults(): Clash[] {
   for (const context of allContexts()) {
     for (const { keys } of defaults.commands(context)) {
       for (const key of keys) {
-        const holder = defaults.resolve(context, key)?.id;
-        if (holder === undefined) continue;
+        const holding = defaults.resolve(context, key);
+        if (holding === undefined) continue;
+        const holder = holding.id;
         for (const command of commandsIn(context)) {
           if (command.id === holder) continue;
+          // Where a context's own keys come first, its own command hides the other (tested below).
+          if (hidesThere(context, holding, command)) continue;
           // A printable key where text is typed is refused for another reason (tested below).
           if (TEXT_CONTEXTS.has(context) && [...key].length === 1 && command.mode !== 'always') continue;
           clashes.push({ context, key, command: command.id, holder });
@@ -158,6 +162,31 @@ describe('the registry', () => {
         ).toBe(true);
       }),
     );
+  });
+
+  it('choosing an inbound text: its own keys hide the global ones they share, the other global keys work', async () => {
+    const defaults = buildKeymap();
+    for (const [key, id] of [
+      ['j', 'inbound.down'],
+      ['k', 'inbound.up'],
+      ['g', 'inbound.newest'],
+      ['G', 'inbound.oldest'],
+      ['ctrl-d', 'inbound.oldest'],
+      ['q', 'inbound.back'],
+      ['?', 'help'],
+      ['3', 'pane.reviews'],
+      ['tab', 'pane.next'],
+      ['R', 'refresh.all'],
+      [':', 'palette'],
+    ] as const)
+      expect(defaults.resolve('inbound', key)?.id, key).toBe(id);
+    // The inbox's own commands (compose, done, the waiting list) are not there: they act on a lead.
+    expect(defaults.resolve('inbound', 'c')).toBeUndefined();
+    expect(defaults.resolve('inbound', 'w')).toBeUndefined();
+    // A user's key for an inbound command hides a global key there alone.
+    const keymap = await keymapFromConfig({ 'inbound.down': ['j', '5'] });
+    expect(keymap.resolve('inbound', '5')?.id).toBe('inbound.down');
+    expect(keymap.resolve('pane:inbox', '5')?.id).toBe('pane.contacts');
   });
 
   it('a key another command has only where this one never works is no clash', async () => {

@@ -1,6 +1,7 @@
 /**
- * The keys while one of the Inbox's latest inbound texts is being chosen (I in the Inbox): j/k choose,
- * enter opens its thread at that text, esc gives the keys back to the list of leads.
+ * The keys while one of the Inbox's latest inbound texts is being chosen (I in the Inbox): j/k and the ends
+ * choose, enter opens its thread at that text, esc gives the keys back to the list of leads. The global keys
+ * (help, panes, refresh, the palette) work meanwhile; these hide the global ones they share (keymap.ts).
  */
 import { movePick, openPreview, pickedPreview, previewOpens } from '../../panes/inbox.js';
 import type { Command } from '../../ui-kit/commands/command.js';
@@ -17,7 +18,11 @@ export const INBOUND_COMMANDS: readonly Command[] = [
       const { shown, index } = pickedPreview(context.state());
       return index < 0
         ? 'that text is no longer among the latest: j/k choose another'
-        : previewOpens(context.state(), shown[index]);
+        : previewOpens(
+            context.state(),
+            shown[index],
+            index === 0 ? 'the latest inbound text' : 'that inbound text',
+          );
     },
     run: (context) => {
       const { shown, index } = pickedPreview(context.state());
@@ -45,6 +50,24 @@ export const INBOUND_COMMANDS: readonly Command[] = [
     helpRow: { id: 'inbound.move', label: 'older / newer inbound text' },
     inPalette: false,
     run: (context) => movePick(context, -1),
+  },
+  {
+    id: 'inbound.newest',
+    mode: 'inbound',
+    keys: ['g', 'home', 'ctrl-u', 'pgup'],
+    label: 'the newest inbound text',
+    helpRow: { id: 'inbound.ends', label: 'newest / oldest inbound text' },
+    inPalette: false,
+    run: (context) => movePick(context, -Number.MAX_SAFE_INTEGER),
+  },
+  {
+    id: 'inbound.oldest',
+    mode: 'inbound',
+    keys: ['G', 'end', 'ctrl-d', 'pgdn'],
+    label: 'the oldest inbound text',
+    helpRow: { id: 'inbound.ends', label: 'newest / oldest inbound text' },
+    inPalette: false,
+    run: (context) => movePick(context, Number.MAX_SAFE_INTEGER),
   },
   {
     id: 'inbound.back',

@@ -40,7 +40,7 @@ export function modesOf(context: KeyContext): readonly Mode[] {
     case 'shops':
       return ['shops', 'always'];
     case 'inbound':
-      return ['inbound', 'always'];
+      return ['inbound', 'global', 'always'];
     case 'composer':
       return ['composer', 'edit', 'always'];
     case 'search':
@@ -48,6 +48,20 @@ export function modesOf(context: KeyContext): readonly Mode[] {
     default:
       return ['pane', 'global', 'always'];
   }
+}
+
+/**
+ * Contexts whose own keys hide the same keys of the modes after theirs, instead of clashing with them:
+ * choosing one of the Inbox's latest inbound texts, where j/k and the ends move among the texts, while
+ * help, the panes, refresh and the palette work as everywhere.
+ */
+const OWN_KEYS_FIRST: ReadonlySet<KeyContext> = new Set(['inbound']);
+
+/** Whether, in `context`, one of two commands on a key hides the other rather than clashing with it. */
+export function hidesThere(context: KeyContext, one: Command, other: Command): boolean {
+  if (!OWN_KEYS_FIRST.has(context)) return false;
+  const own = modesOf(context)[0];
+  return (one.mode === own) !== (other.mode === own);
 }
 
 /** Contexts in which printable keys are text, not commands. */
@@ -122,7 +136,7 @@ export function buildKeymap(userKeys: UserKeys = {}, commands: readonly Command[
           continue;
         }
         const taken = table.get(key);
-        if (taken && taken.id !== command.id) {
+        if (taken && taken.id !== command.id && !hidesThere(context, taken, command)) {
           problems.push(`"${key}" is both ${taken.id} and ${command.id} (${describeContext(context)})`);
           continue;
         }
@@ -139,8 +153,12 @@ export function buildKeymap(userKeys: UserKeys = {}, commands: readonly Command[
   return {
     keysOf,
     resolve: (context, key) => tables.get(context)?.get(key),
+    // Each command with the keys that run it there (not those another command hides).
     commands: (context) =>
-      commandsIn(context, commands).map((command) => ({ command, keys: keysOf(command.id) })),
+      commandsIn(context, commands).map((command) => ({
+        command,
+        keys: keysOf(command.id).filter((key) => tables.get(context)?.get(key)?.id === command.id),
+      })),
   };
 }
 

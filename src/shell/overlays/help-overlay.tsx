@@ -1,7 +1,8 @@
 /**
- * `?`: every key of the focused pane and the global ones, from the command
- * registry and the keymap in use (a user's own keys show here). A command
- * that does not apply right now says why.
+ * `?`: every key of the focused pane (or of what is chosen in it, an inbound
+ * text) and the global ones, from the command registry and the keymap in use
+ * (a user's own keys show here). A command that does not apply right now says
+ * why.
  */
 import { paneById } from '../../panes/registry.js';
 import { useAppState, useServices } from '../../ui-kit/app-context.js';
@@ -9,16 +10,19 @@ import { helpRows } from '../../ui-kit/commands/describe.js';
 import { OverlayBox } from '../../ui-kit/components/overlay-box.js';
 import { Text } from '../../ui-kit/components/text.js';
 import { scrollWindow, useScrollHeld } from '../../ui-kit/scroll-window.js';
+import { screenContextOf } from '../commands/dispatch.js';
 
 export function HelpOverlay({ height }: { height: number }) {
   const { keymap, commandContext, store } = useServices();
   const focus = useAppState((state) => state.focus);
+  // The keys of what the help is open over.
+  const underneath = useAppState((state) => screenContextOf({ ...state, helpOpen: false }));
   const readOnly = useAppState((state) => state.readOnly);
   const readOnlyKey = useAppState((state) => state.readOnlyReason === 'server');
   const scroll = useAppState((state) => state.helpScroll);
   // Whether a command applies depends on the whole state: re-read it whenever the help renders.
   useAppState((state) => state);
-  const rows = helpRows(keymap, `pane:${focus}`, commandContext());
+  const rows = helpRows(keymap, underneath === 'inbound' ? 'inbound' : `pane:${focus}`, commandContext());
   const view = scrollWindow(rows.length, height - 3, scroll);
   useScrollHeld(scroll, view.last, (last) =>
     store.setState((state) => (state.helpScroll > last ? { helpScroll: last } : {})),
@@ -33,6 +37,7 @@ export function HelpOverlay({ height }: { height: number }) {
       title={
         <>
           Keys — {paneById(focus).title}
+          {underneath === 'inbound' ? ', choosing an inbound text' : ''}
           {readOnly
             ? readOnlyKey
               ? ' (read-only key: keys that change the shop say why they are off)'
