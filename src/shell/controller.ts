@@ -439,6 +439,8 @@ export function createController(options: ControllerOptions) {
 
   // --- shops -----------------------------------------------------------------
 
+  /** Whether this inbox can switch shops at all: the demo and one started with --base-url cannot. */
+  const canSwitchShops = () => services.shops !== undefined;
   const openShops = () => {
     const shops = services.shops;
     if (!shops)
@@ -597,6 +599,7 @@ export function createController(options: ControllerOptions) {
     mayAnswer,
     answer,
     requestQuit,
+    canSwitchShops,
     openShops,
     closeShops,
     moveShops,

@@ -29,6 +29,7 @@ import {
   startupLoaded,
   waitComposer,
 } from '../support/write-flows.js';
+import { plain } from './nav-pane-helpers.js';
 
 let home: string;
 let env: NodeJS.ProcessEnv;
@@ -113,6 +114,10 @@ describe('switching shops in the inbox', () => {
     const northLead = north.sim.shops.main.leads[0];
     expect(northLead).toBeDefined();
 
+    // The hint names the key where there are shops to switch to (wide enough for the whole hint line).
+    await tui.resize(220, 30);
+    expect(plain(tui.frame()).split('\n').at(-1)).toMatch(/O shops/);
+    await tui.resize(110, 30);
     await tui.run('shop.switch');
     const list = await tui.waitFor('Shops — enter switches');
     expect(list).toMatch(/● north\s+\(on screen\)/);
@@ -373,5 +378,19 @@ describe('switching shops in the inbox', () => {
     await tui.waitFor(/Cannot switch to the shop south: there is no key file at/);
     expect(tui.state().shop).toBe('north');
     expect(tui.frame()).toContain(NORTH_NAME);
+  });
+
+  it('an inbox with no shops to switch to (the demo, --base-url) hints no O, and O says why', async () => {
+    // Wide enough for the whole hint line: the keys around O's place are there, O is not.
+    const tui = await startTui({ columns: 220, rows: 40 });
+    await tui.waitFor((_frame, state) => startupLoaded(state));
+    const hintLine = plain(tui.frame()).split('\n').at(-1);
+    expect(hintLine).toMatch(/tab panes · L log$/);
+    expect(hintLine).not.toMatch(/O shops/);
+    await tui.press('O');
+    expect(tui.state().notice?.text).toBe(
+      'This inbox has no other shops (the demo, or one started with --base-url).',
+    );
+    expect(tui.state().shopPicker).toBeUndefined();
   });
 });

@@ -123,6 +123,10 @@ export const GLOBAL_COMMANDS: readonly Command[] = [
     keys: ['O'],
     label: 'switch to another shop of config.json',
     hint: 'shops',
+    // No hint where there is nothing to switch to; the key says why.
+    when: (context) =>
+      context.ui.canSwitchShops() ||
+      'this inbox has no other shops (the demo, or one started with --base-url)',
     run: (context) => context.ui.openShops(),
   }),
   global({

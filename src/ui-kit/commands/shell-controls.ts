@@ -66,6 +66,8 @@ export interface ShellControls {
   requestQuit(batch: number): void;
 
   /** The shops of config.json to switch to (asks first when a text is typed or still sending). */
+  /** Whether there are shops to switch to (config.json's): not in the demo or with --base-url. */
+  canSwitchShops(): boolean;
   openShops(): void;
   closeShops(): void;
   moveShops(step: number): void;
