@@ -10,7 +10,7 @@ import type { InboundPreview } from '../../src/contract/resources.js';
 import type { AppState } from '../../src/store/app-store.js';
 import { inboundId } from '../../src/store/seen.js';
 import { previewSender, previewsShown, threadLeadId, threadList } from '../../src/store/selectors.js';
-import { startSim } from '../support/sim.js';
+import { startSim, type TestSim } from '../support/sim.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import { startupLoaded } from '../support/write-flows.js';
 import { firstLoad, helpHasKey, helpLines, plain, QUIET, selectedRow } from './nav-pane-helpers.js';
@@ -44,17 +44,31 @@ function selectedTextOfThread(state: AppState): string | undefined {
   return entry?.kind === 'message' ? entry.message.body : undefined;
 }
 
+/** The shop receives these texts, in this order (a few ms apart, so that their times are in order too). */
+async function receiveInTurn(s: TestSim, texts: ReadonlyArray<readonly [{ id: string }, string]>) {
+  for (const [lead, body] of texts) {
+    await sleep(5);
+    s.sim.receiveText(lead.id, body);
+  }
+}
+
+/** An inbox at 120×40 whose Inbox is read every 200 ms and threads paced every 50 ms: texts arrive and match with no key. */
+async function liveInbox(s: TestSim): Promise<TestTui> {
+  const tui = await startTui({
+    sim: s,
+    columns: 120,
+    rows: 40,
+    intervals: { ...QUIET, visibleMs: 200, pacedMs: 50 },
+  });
+  await firstLoad(tui, startupLoaded);
+  return tui;
+}
+
 describe("choosing among the Inbox's latest inbound texts", () => {
   it('I, j/k and enter open the chosen text in its thread, while new texts arrive between the keys', async () => {
     const s = await startSim();
-    // The Inbox is read every 200 ms: texts arrive on screen while one is being chosen, no key needed.
-    const tui = await startTui({
-      sim: s,
-      columns: 120,
-      rows: 40,
-      intervals: { ...QUIET, visibleMs: 200, pacedMs: 50 },
-    });
-    await firstLoad(tui, startupLoaded);
+    // Texts arrive on screen while one is being chosen, no key needed.
+    const tui = await liveInbox(s);
     const open = tui.state().inbox.open.data?.open_leads ?? [];
     const [a, b, c, d] = [open[3], open[5], open[7], open[9]];
     if (!a || !b || !c || !d) throw new Error('too few open leads');
@@ -62,14 +76,11 @@ describe("choosing among the Inbox's latest inbound texts", () => {
     const A1 = 'Is 9am tomorrow ok for the boiler?';
     const B1 = 'Can someone come Monday instead?';
     const A2 = 'Also the pressure gauge reads zero';
-    for (const [lead, body] of [
+    await receiveInTurn(s, [
       [a, A1],
       [b, B1],
       [a, A2],
-    ] as const) {
-      await sleep(5);
-      s.sim.receiveText(lead.id, body);
-    }
+    ]);
     await untilShownAndMatched(tui, [A2, B1, A1]);
 
     // The oldest of the three: not the newest text of its thread.
@@ -125,27 +136,18 @@ describe("choosing among the Inbox's latest inbound texts", () => {
 
   it('while choosing, g and G go to the newest and the oldest, ? lists the keys of the choice, and the panes, refresh and help work', async () => {
     const s = await startSim();
-    const tui = await startTui({
-      sim: s,
-      columns: 120,
-      rows: 40,
-      intervals: { ...QUIET, visibleMs: 200, pacedMs: 50 },
-    });
-    await firstLoad(tui, startupLoaded);
+    const tui = await liveInbox(s);
     const open = tui.state().inbox.open.data?.open_leads ?? [];
     const [a, b] = [open[2], open[4]];
     if (!a || !b) throw new Error('too few open leads');
     const A1 = 'Is the quote still good?';
     const B1 = 'The side gate is open';
     const A2 = 'Please ring twice';
-    for (const [lead, body] of [
+    await receiveInTurn(s, [
       [a, A1],
       [b, B1],
       [a, A2],
-    ] as const) {
-      await sleep(5);
-      s.sim.receiveText(lead.id, body);
-    }
+    ]);
     await untilShownAndMatched(tui, [A2, B1, A1]);
 
     await tui.press('1', 'I', 'G');
