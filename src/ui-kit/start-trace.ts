@@ -7,8 +7,9 @@
  * The phases, in order: `code` (the bundle's own code runs: Node itself is what came before), `command`
  * (the command's code is loaded: zod, the contract, the client), `store` (the session and its store are set
  * up, the first reads sent), `reads` (the first reads are in, or their wait ended, the screen's code loading
- * meanwhile: session/first-reads.ts), `ui` (Ink, React and Yoga are loaded: what the reads did not cover), `first-frame` (Ink has rendered its first frame, about to
- * write it), `data-frame` (the first frame with the shop and its inbox in the store).
+ * meanwhile: session/first-reads.ts), `ui` (Ink, React and Yoga are loaded: what the reads did not cover),
+ * `first-frame` (Ink has rendered its first frame, about to write it), `data-frame` (the first frame with the
+ * shop and its inbox in the store).
  */
 import { appendFileSync } from 'node:fs';
 

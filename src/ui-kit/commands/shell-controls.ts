@@ -65,9 +65,9 @@ export interface ShellControls {
   /** Quits, asking first when a composed text is unsent. */
   requestQuit(batch: number): void;
 
-  /** The shops of config.json to switch to (asks first when a text is typed or still sending). */
   /** Whether there are shops to switch to (config.json's): not in the demo or with --base-url. */
   canSwitchShops(): boolean;
+  /** The shops of config.json to switch to (asks first when a text is typed or still sending). */
   openShops(): void;
   closeShops(): void;
   moveShops(step: number): void;
