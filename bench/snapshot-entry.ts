@@ -1,8 +1,8 @@
 /**
  * The inbox from a V8 startup snapshot: the trial of the snapshot (scripts/snapshot-trial.mjs), not what
- * ships (see BENCHMARKS.md, "The V8 startup snapshot, tried"). While the snapshot is built, the inbox's
- * modules are loaded and run up to the point where a start begins; the process started from the blob
- * goes on from there.
+ * ships (see BENCHMARKS.md, "The V8 startup snapshot, tried and not kept"). While the snapshot is built,
+ * the inbox's modules are loaded and run up to the point where a start begins; the process started from
+ * the blob goes on from there.
  */
 import { startupSnapshot } from 'node:v8';
 import chalk from 'chalk';

@@ -1,6 +1,6 @@
 // The V8 startup snapshot that "The first frame of a small program" asked to try, and to keep only if it
-// pays. It was not kept (BENCHMARKS.md, "The V8 startup snapshot, tried"); this builds it again so that the
-// figures can be measured on another Node:
+// pays. It was not kept (BENCHMARKS.md, "The V8 startup snapshot, tried and not kept"); this builds it
+// again so that the figures can be measured on another Node:
 //
 //   node scripts/snapshot-trial.mjs            # or SHOP_INBOX_BENCH_NODE=/path/to/node
 //   npm run bench -- --start --snapshot-blob node_modules/.cache/shop-inbox-snapshot/inbox.blob
