@@ -171,7 +171,7 @@ describe('the registry', () => {
       ['k', 'inbound.up'],
       ['g', 'inbound.newest'],
       ['G', 'inbound.oldest'],
-      ['ctrl-d', 'inbound.oldest'],
+      ['ctrl-d', 'inbound.page-down'],
       ['q', 'inbound.back'],
       ['?', 'help'],
       ['3', 'pane.reviews'],

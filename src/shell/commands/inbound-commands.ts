@@ -54,7 +54,7 @@ export const INBOUND_COMMANDS: readonly Command[] = [
   {
     id: 'inbound.newest',
     mode: 'inbound',
-    keys: ['g', 'home', 'ctrl-u', 'pgup'],
+    keys: ['g', 'home'],
     label: 'the newest inbound text',
     helpRow: { id: 'inbound.ends', label: 'newest / oldest inbound text' },
     inPalette: false,
@@ -63,9 +63,28 @@ export const INBOUND_COMMANDS: readonly Command[] = [
   {
     id: 'inbound.oldest',
     mode: 'inbound',
-    keys: ['G', 'end', 'ctrl-d', 'pgdn'],
+    keys: ['G', 'end'],
     label: 'the oldest inbound text',
     helpRow: { id: 'inbound.ends', label: 'newest / oldest inbound text' },
+    inPalette: false,
+    run: (context) => movePick(context, Number.MAX_SAFE_INTEGER),
+  },
+  // The block is a few texts: a page is all of it.
+  {
+    id: 'inbound.page-up',
+    mode: 'inbound',
+    keys: ['ctrl-u', 'pgup'],
+    label: 'a page up: the newest inbound text',
+    helpRow: { id: 'inbound.page', label: 'a page up / down: the newest / oldest inbound text' },
+    inPalette: false,
+    run: (context) => movePick(context, -Number.MAX_SAFE_INTEGER),
+  },
+  {
+    id: 'inbound.page-down',
+    mode: 'inbound',
+    keys: ['ctrl-d', 'pgdn'],
+    label: 'a page down: the oldest inbound text',
+    helpRow: { id: 'inbound.page', label: 'a page up / down: the newest / oldest inbound text' },
     inPalette: false,
     run: (context) => movePick(context, Number.MAX_SAFE_INTEGER),
   },
