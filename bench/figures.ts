@@ -455,8 +455,8 @@ async function figures(work: string, hello: string, list: string) {
     figure: `key (j/k) → first output byte, ${PRESSES} presses`,
     inbox: `p50 ${fixed(median(latencies), 1)} ms · p99 ${fixed(quantile(latencies, 0.99), 1)} ms`,
     reference: `Ink list p50 ${fixed(median(keys.list.latencies), 1)} ms · p99 ${fixed(quantile(keys.list.latencies, 0.99), 1)} ms`,
-    budget: 'p50 ≤ 5 ms · p99 ≤ 16 ms',
-    met: median(latencies) <= 5 && quantile(latencies, 0.99) <= 16,
+    budget: 'p50 ≤ 5 ms · p99 ≤ 8 ms',
+    met: median(latencies) <= 5 && quantile(latencies, 0.99) <= 8,
   });
   rows.push({
     figure: `the second of two keys 20 ms apart → first output byte, ${PRESSES / 4} pairs`,
@@ -483,12 +483,12 @@ async function figures(work: string, hello: string, list: string) {
   await sleep(IDLE_MS);
   const helloIdleRss = rssMiB(helloIdle.term.pid);
   const inboxIdleRss = rssMiB(inbox.term.pid);
-  const memoryBudget = 1.5 * Math.max(helloLoaded, helloIdleRss);
+  const memoryBudget = 1.4 * Math.max(helloLoaded, helloIdleRss);
   rows.push({
     figure: `resident memory after load, and after ${IDLE_MS / 1000} s idle`,
     inbox: `${fixed(inboxLoaded)} MiB · ${fixed(inboxIdleRss)} MiB`,
     reference: `Ink hello ${fixed(helloLoaded)} MiB · ${fixed(helloIdleRss)} MiB`,
-    budget: `≤ 1.5 × Ink hello = ${fixed(memoryBudget)} MiB`,
+    budget: `≤ 1.4 × Ink hello = ${fixed(memoryBudget)} MiB`,
     met: Math.max(inboxLoaded, inboxIdleRss) <= memoryBudget,
   });
   await helloIdle.stop();
