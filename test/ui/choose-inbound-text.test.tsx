@@ -159,6 +159,10 @@ describe("choosing among the Inbox's latest inbound texts", () => {
     const help = await tui.waitFor('Keys — Inbox, choosing an inbound text');
     expect(helpLines(help).join('\n')).toContain('older / newer inbound text');
     expect(helpLines(help).join('\n')).toContain('newest / oldest inbound text');
+    // Every row's words start in one column, a row of many keys included.
+    const labelAt = (words: string) => helpLines(help).find((line) => line.includes(words))?.indexOf(words);
+    expect(labelAt('a page up / down')).toBe(labelAt('older / newer inbound text'));
+    expect(labelAt('go to a pane')).toBe(labelAt('older / newer inbound text'));
     expect(helpHasKey(help, '?')).toBe(true);
     expect(helpHasKey(help, '1 2 3 4 5 6')).toBe(true);
     // The list's own moves are hidden by the choice's: no row offers them.

@@ -5,7 +5,7 @@
  * every text shares. What is typed stays as it was underneath.
  */
 import { useAppState, useServices } from '../../ui-kit/app-context.js';
-import { helpRows } from '../../ui-kit/commands/describe.js';
+import { helpRows, keysColumnWidth } from '../../ui-kit/commands/describe.js';
 import { OverlayBox } from '../../ui-kit/components/overlay-box.js';
 import { Text } from '../../ui-kit/components/text.js';
 import { scrollWindow, useScrollHeld } from '../../ui-kit/scroll-window.js';
@@ -32,7 +32,8 @@ export function EditKeysOverlay({ height }: { height: number }) {
   );
   const { first, above, below } = view;
   const shown = rows.slice(first, first + view.shown);
-  const width = Math.min(24, Math.max(...rows.map((row) => [...row.keys].length)) + 2);
+  const columns = useAppState((state) => state.columns);
+  const width = keysColumnWidth(rows, columns);
   return (
     <OverlayBox
       height={height}

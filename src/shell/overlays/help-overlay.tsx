@@ -6,7 +6,7 @@
  */
 import { paneById } from '../../panes/registry.js';
 import { useAppState, useServices } from '../../ui-kit/app-context.js';
-import { helpRows } from '../../ui-kit/commands/describe.js';
+import { helpRows, keysColumnWidth } from '../../ui-kit/commands/describe.js';
 import { OverlayBox } from '../../ui-kit/components/overlay-box.js';
 import { Text } from '../../ui-kit/components/text.js';
 import { scrollWindow, useScrollHeld } from '../../ui-kit/scroll-window.js';
@@ -29,7 +29,8 @@ export function HelpOverlay({ height }: { height: number }) {
   );
   const first = view.first;
   const shown = rows.slice(first, first + view.shown);
-  const width = Math.min(16, Math.max(...rows.map((row) => [...row.keys].length)) + 2);
+  const columns = useAppState((state) => state.columns);
+  const width = keysColumnWidth(rows, columns);
   return (
     <OverlayBox
       height={height}

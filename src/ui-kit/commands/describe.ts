@@ -20,6 +20,15 @@ export interface HelpRow {
 
 export const showKeys = (keys: readonly string[]) => keys.map(displayKey).join(' ');
 
+/**
+ * How wide the keys' column of a list of help rows is: the longest keys and a gap, up to a third of the
+ * screen, so that the words of every row start in one column (a row of many keys, the page keys, included).
+ */
+export function keysColumnWidth(rows: readonly HelpRow[], columns: number): number {
+  const longest = Math.max(0, ...rows.map((row) => [...row.keys].length));
+  return Math.min(longest + 2, Math.max(16, Math.floor(columns / 3)));
+}
+
 export function helpRows(keymap: Keymap, context: KeyContext, commandContext: CommandContext): HelpRow[] {
   const state = commandContext.state();
   const rows: HelpRow[] = [];
