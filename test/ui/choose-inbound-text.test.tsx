@@ -160,7 +160,10 @@ describe("choosing among the Inbox's latest inbound texts", () => {
     expect(helpLines(help).join('\n')).toContain('older / newer inbound text');
     expect(helpLines(help).join('\n')).toContain('newest / oldest inbound text');
     // Every row's words start in one column, a row of many keys included.
-    const labelAt = (words: string) => helpLines(help).find((line) => line.includes(words))?.indexOf(words);
+    const labelAt = (words: string) =>
+      helpLines(help)
+        .find((line) => line.includes(words))
+        ?.indexOf(words);
     expect(labelAt('a page up / down')).toBe(labelAt('older / newer inbound text'));
     expect(labelAt('go to a pane')).toBe(labelAt('older / newer inbound text'));
     expect(helpHasKey(help, '?')).toBe(true);
