@@ -6,6 +6,15 @@
 import { movePick, openPreview, pickedPreview, previewOpens } from '../../panes/inbox.js';
 import type { Command } from '../../ui-kit/commands/command.js';
 
+/** A command that chooses the newest or the oldest of the latest inbound texts shown. */
+function toEnd(
+  end: 'newest' | 'oldest',
+  command: Pick<Command, 'id' | 'keys' | 'label' | 'helpRow'>,
+): Command {
+  const step = end === 'newest' ? -Number.MAX_SAFE_INTEGER : Number.MAX_SAFE_INTEGER;
+  return { ...command, mode: 'inbound', inPalette: false, run: (context) => movePick(context, step) };
+}
+
 export const INBOUND_COMMANDS: readonly Command[] = [
   {
     id: 'inbound.open',
@@ -51,43 +60,31 @@ export const INBOUND_COMMANDS: readonly Command[] = [
     inPalette: false,
     run: (context) => movePick(context, -1),
   },
-  {
+  toEnd('newest', {
     id: 'inbound.newest',
-    mode: 'inbound',
     keys: ['g', 'home'],
     label: 'the newest inbound text',
     helpRow: { id: 'inbound.ends', label: 'newest / oldest inbound text' },
-    inPalette: false,
-    run: (context) => movePick(context, -Number.MAX_SAFE_INTEGER),
-  },
-  {
+  }),
+  toEnd('oldest', {
     id: 'inbound.oldest',
-    mode: 'inbound',
     keys: ['G', 'end'],
     label: 'the oldest inbound text',
     helpRow: { id: 'inbound.ends', label: 'newest / oldest inbound text' },
-    inPalette: false,
-    run: (context) => movePick(context, Number.MAX_SAFE_INTEGER),
-  },
+  }),
   // The block is a few texts: a page is all of it.
-  {
+  toEnd('newest', {
     id: 'inbound.page-up',
-    mode: 'inbound',
     keys: ['ctrl-u', 'pgup'],
     label: 'a page up: the newest inbound text',
     helpRow: { id: 'inbound.page', label: 'a page up / down: the newest / oldest inbound text' },
-    inPalette: false,
-    run: (context) => movePick(context, -Number.MAX_SAFE_INTEGER),
-  },
-  {
+  }),
+  toEnd('oldest', {
     id: 'inbound.page-down',
-    mode: 'inbound',
     keys: ['ctrl-d', 'pgdn'],
     label: 'a page down: the oldest inbound text',
     helpRow: { id: 'inbound.page', label: 'a page up / down: the newest / oldest inbound text' },
-    inPalette: false,
-    run: (context) => movePick(context, Number.MAX_SAFE_INTEGER),
-  },
+  }),
   {
     id: 'inbound.back',
     mode: 'inbound',
