@@ -4,7 +4,7 @@
  * them are the last frame's, so each is kept for the next one. A wallboard
  * runs for weeks and its clock and live data make new texts all the time:
  * a cache bounded only by a count grew by hundreds of MiB before it was
- * emptied (a line's styled cells are ~40 KB). Here each cache has two
+ * emptied (a line's styled cells are ~40 KB). Here each cache holds two
  * generations: what this frame used and what the last one did. At each new
  * frame (`nextFrame()`, called by the patched Ink as it draws) the
  * older generation goes. A generation that grows past its limit between two
@@ -20,43 +20,70 @@ export const GENERATION_LIMIT = 4_000;
 
 const caches = new Set<FrameCache<unknown, unknown>>();
 
+interface Entry<V> {
+  value: V;
+  /** The last frame that used it. */
+  frame: number;
+}
+
+/**
+ * One map whose entries carry the last frame that used them, rather than a map per frame: an entry used
+ * again is stamped, not copied into a new map, so a frame that reuses most of the last one's texts
+ * allocates nothing for them.
+ */
 export class FrameCache<K, V> {
-  private current = new Map<K, V>();
-  private previous = new Map<K, V>();
+  private readonly entries = new Map<K, Entry<V>>();
+  private frame = 0;
+  /** Entries stamped with this frame. */
+  private usedThisFrame = 0;
 
   constructor(private readonly limit = GENERATION_LIMIT) {
     caches.add(this as FrameCache<unknown, unknown>);
   }
 
   get(key: K): V | undefined {
-    const value = this.current.get(key);
-    if (value !== undefined) return value;
-    const earlier = this.previous.get(key);
-    // Used again in this frame: kept for the next one.
-    if (earlier !== undefined) this.set(key, earlier);
-    return earlier;
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.frame !== this.frame) {
+      // Used again in this frame: kept for the next one.
+      if (this.usedThisFrame >= this.limit) this.turnOver();
+      entry.frame = this.frame;
+      this.usedThisFrame += 1;
+    }
+    return entry.value;
   }
 
   set(key: K, value: V): this {
-    if (this.current.size >= this.limit) this.turnOver();
-    this.current.set(key, value);
+    const entry = this.entries.get(key);
+    if (entry !== undefined && entry.frame === this.frame) {
+      entry.value = value;
+      return this;
+    }
+    if (this.usedThisFrame >= this.limit) this.turnOver();
+    if (entry !== undefined) {
+      entry.value = value;
+      entry.frame = this.frame;
+    } else this.entries.set(key, { value, frame: this.frame });
+    this.usedThisFrame += 1;
     return this;
   }
 
-  /** Entries held in both generations (an entry used in both counts twice). */
+  /** Entries held: what this frame and the last one used. */
   get size(): number {
-    return this.current.size + this.previous.size;
+    return this.entries.size;
   }
 
   /** This frame's entries become the last frame's; the last frame's go. */
   turnOver(): void {
-    this.previous = this.current;
-    this.current = new Map();
+    this.frame += 1;
+    this.usedThisFrame = 0;
+    const last = this.frame - 1;
+    for (const [key, entry] of this.entries) if (entry.frame < last) this.entries.delete(key);
   }
 
   clear(): void {
-    this.previous = new Map();
-    this.current = new Map();
+    this.entries.clear();
+    this.usedThisFrame = 0;
   }
 }
 
