@@ -19,28 +19,33 @@ const ERASE_LINE = `${ESC}[2K`;
 const ERASE_BELOW = `${ESC}[J`;
 const cursorToColumn = (column: number) => `${ESC}[${column + 1}G`;
 
+/** A line's cells, and the columns each takes as Ink's renderer counts them (every cell at least one). */
+interface LineCells {
+  chars: StyledChar[];
+  widths: number[];
+}
+
 /**
  * The cells of the lines of the last two frames (a line's previous text is always the last frame's).
  * A frame has a line per row; the limit only matters if frames stopped being counted.
  */
-const charsCache = new FrameCache<string, StyledChar[]>(1_000);
+const cellsCache = new FrameCache<string, LineCells>(1_000);
 
-function charsOf(line: string): StyledChar[] {
-  let chars = charsCache.get(line);
-  if (chars === undefined) {
-    chars = styledCharsFromTokens(tokenize(line));
-    charsCache.set(line, chars);
+function cellsOf(line: string): LineCells {
+  let cells = cellsCache.get(line);
+  if (cells === undefined) {
+    const chars = styledCharsFromTokens(tokenize(line));
+    cells = { chars, widths: chars.map((char) => Math.max(1, stringWidth(char.value))) };
+    cellsCache.set(line, cells);
   }
-  return chars;
+  return cells;
 }
 
 /** Lines whose cells are kept (the tests check the bound). */
-export const cachedLineCount = (): number => charsCache.size;
-
-/** Columns a cell takes, as Ink's renderer counts them (every cell at least one). */
-const cellWidth = (char: StyledChar) => Math.max(1, stringWidth(char.value));
+export const cachedLineCount = (): number => cellsCache.size;
 
 function sameStyles(a: StyledChar, b: StyledChar): boolean {
+  if (a.styles === b.styles) return true;
   if (a.styles.length !== b.styles.length) return false;
   return a.styles.every((style, index) => style.code === b.styles[index]?.code);
 }
@@ -48,7 +53,12 @@ function sameStyles(a: StyledChar, b: StyledChar): boolean {
 const sameChar = (a: StyledChar | undefined, b: StyledChar | undefined) =>
   a !== undefined && b !== undefined && a.value === b.value && sameStyles(a, b);
 
-const widthOf = (chars: readonly StyledChar[]) => chars.reduce((sum, char) => sum + cellWidth(char), 0);
+/** Columns taken by the cells from `from` up to (not including) `to`. */
+function widthOf(cells: LineCells, from: number, to: number): number {
+  let width = 0;
+  for (let index = from; index < to; index += 1) width += cells.widths[index] ?? 1;
+  return width;
+}
 
 /**
  * The bytes that turn a row showing `previous` into one showing `next` (both
@@ -56,10 +66,12 @@ const widthOf = (chars: readonly StyledChar[]) => chars.reduce((sum, char) => su
  * from anywhere on that row. At most as many bytes as rewriting it whole.
  */
 export function lineUpdate(previous: string, next: string): string {
-  const whole = `${cursorToColumn(0)}${next}${ERASE_TO_END}`;
   if (previous === next) return '';
-  const before = charsOf(previous);
-  const after = charsOf(next);
+  const whole = `${cursorToColumn(0)}${next}${ERASE_TO_END}`;
+  const beforeCells = cellsOf(previous);
+  const afterCells = cellsOf(next);
+  const before = beforeCells.chars;
+  const after = afterCells.chars;
   let start = 0;
   while (start < before.length && start < after.length && sameChar(before[start], after[start])) start += 1;
   let end = 0;
@@ -69,13 +81,13 @@ export function lineUpdate(previous: string, next: string): string {
     sameChar(before[before.length - 1 - end], after[after.length - 1 - end])
   )
     end += 1;
-  const changedBefore = before.slice(start, before.length - end);
-  const changedAfter = after.slice(start, after.length - end);
   // What follows the change keeps its place only if the change keeps its width.
-  const keepsTail = end > 0 && widthOf(changedBefore) === widthOf(changedAfter);
-  const written = keepsTail ? changedAfter : after.slice(start);
+  const keepsTail =
+    end > 0 &&
+    widthOf(beforeCells, start, before.length - end) === widthOf(afterCells, start, after.length - end);
+  const written = keepsTail ? after.slice(start, after.length - end) : after.slice(start);
   const update =
-    cursorToColumn(widthOf(after.slice(0, start))) +
+    cursorToColumn(widthOf(afterCells, 0, start)) +
     (written.length > 0 ? styledCharsToString(written) : '') +
     (keepsTail ? '' : ERASE_TO_END);
   return update.length < whole.length ? update : whole;
