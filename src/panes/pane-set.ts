@@ -26,13 +26,16 @@ export function paneSet(panes: readonly PaneDescriptor[]): PaneSet {
     if (!pane) throw new Error(`no pane "${id}"`);
     return pane;
   };
-  const widePair = (id: PaneId): [PaneDescriptor, PaneDescriptor] | undefined => {
-    for (const pane of panes) {
-      if (!pane.beside) continue;
-      if (pane.id === id || pane.beside === id) return [pane, paneById(pane.beside)];
-    }
-    return undefined;
-  };
+  // Made once: the poller asks which panes are on screen at every change of the store.
+  const pairs = new Map<PaneId, [PaneDescriptor, PaneDescriptor]>();
+  for (const pane of [...panes].reverse()) {
+    if (!pane.beside) continue;
+    const pair: [PaneDescriptor, PaneDescriptor] = [pane, paneById(pane.beside)];
+    // The first pane (in tab order) that names an id as itself or beside it gives that id's pair.
+    pairs.set(pane.id, pair);
+    pairs.set(pane.beside, pair);
+  }
+  const widePair = (id: PaneId): [PaneDescriptor, PaneDescriptor] | undefined => pairs.get(id);
   const panesOnScreen = (state: AppState): [PaneDescriptor] | [PaneDescriptor, PaneDescriptor] => {
     const pair = isWide(state) ? widePair(state.focus) : undefined;
     if (pair && (pair[0].besideWhile?.(state) ?? true)) return pair;

@@ -14,8 +14,9 @@ export function visibleReads(state: AppState): Slot[] {
   const keys = new Set<string>();
   for (const pane of panes) {
     for (const slot of pane.reads(state)) {
-      if (keys.has(slotKey(slot))) continue;
-      keys.add(slotKey(slot));
+      const key = slotKey(slot);
+      if (keys.has(key)) continue;
+      keys.add(key);
       slots.push(slot);
     }
   }

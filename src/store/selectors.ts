@@ -284,7 +284,19 @@ export function threadOutbox(state: AppState): Array<{ text: OutgoingText; filed
 const messageEntries = new WeakMap<Message, ThreadEntry>();
 const outgoingEntries = new WeakMap<OutgoingText, ThreadEntry>();
 
+/** The entries of each state (the store makes a new state for every change): asked for several times a frame. */
+const entriesOfState = new WeakMap<AppState, ThreadEntry[]>();
+
 export function threadEntries(state: AppState): ThreadEntry[] {
+  let entries = entriesOfState.get(state);
+  if (entries === undefined) {
+    entries = makeThreadEntries(state);
+    entriesOfState.set(state, entries);
+  }
+  return entries;
+}
+
+function makeThreadEntries(state: AppState): ThreadEntry[] {
   const entryOf = <K extends object>(cache: WeakMap<K, ThreadEntry>, key: K, make: () => ThreadEntry) => {
     let entry = cache.get(key);
     if (!entry) {

@@ -150,15 +150,22 @@ export function buildKeymap(userKeys: UserKeys = {}, commands: readonly Command[
       `the keys in the config file cannot be used:\n  ${[...new Set(problems)].join('\n  ')}`,
     );
   }
+  const listedByContext = new Map<KeyContext, ReadonlyArray<{ command: Command; keys: readonly string[] }>>();
   return {
     keysOf,
     resolve: (context, key) => tables.get(context)?.get(key),
     // Each command with the keys that run it there (not those another command hides).
-    commands: (context) =>
-      commandsIn(context, commands).map((command) => ({
-        command,
-        keys: keysOf(command.id).filter((key) => tables.get(context)?.get(key)?.id === command.id),
-      })),
+    commands: (context) => {
+      let listed = listedByContext.get(context);
+      if (listed === undefined) {
+        listed = commandsIn(context, commands).map((command) => ({
+          command,
+          keys: keysOf(command.id).filter((key) => tables.get(context)?.get(key)?.id === command.id),
+        }));
+        listedByContext.set(context, listed);
+      }
+      return listed;
+    },
   };
 }
 

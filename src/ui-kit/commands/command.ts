@@ -48,8 +48,8 @@ export interface Keymap {
   keysOf(commandId: string): readonly string[];
   /** The command a key runs in a context, if any. */
   resolve(context: KeyContext, key: string): Command | undefined;
-  /** The commands of a context, each with its keys. */
-  commands(context: KeyContext): Array<{ command: Command; keys: readonly string[] }>;
+  /** The commands of a context, each with its keys (one list per context, made once: hints ask at every frame). */
+  commands(context: KeyContext): ReadonlyArray<{ command: Command; keys: readonly string[] }>;
 }
 
 /** What a command sees when it runs. */
