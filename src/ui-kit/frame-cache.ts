@@ -78,7 +78,10 @@ export class FrameCache<K, V> {
     this.frame += 1;
     this.usedThisFrame = 0;
     const last = this.frame - 1;
-    for (const [key, entry] of this.entries) if (entry.frame < last) this.entries.delete(key);
+    // forEach, not for…of: no [key, entry] pair made for each entry at every frame.
+    this.entries.forEach((entry, key, entries) => {
+      if (entry.frame < last) entries.delete(key);
+    });
   }
 
   clear(): void {
