@@ -45,8 +45,11 @@ export class FrameCache<K, V> {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
     if (entry.frame !== this.frame) {
-      // Used again in this frame: kept for the next one.
-      if (this.usedThisFrame >= this.limit) this.turnOver();
+      // Used again in this frame: kept for the next one (put back if an early turn-over swept it).
+      if (this.usedThisFrame >= this.limit) {
+        this.turnOver();
+        this.entries.set(key, entry);
+      }
       entry.frame = this.frame;
       this.usedThisFrame += 1;
     }
@@ -60,10 +63,7 @@ export class FrameCache<K, V> {
       return this;
     }
     if (this.usedThisFrame >= this.limit) this.turnOver();
-    if (entry !== undefined) {
-      entry.value = value;
-      entry.frame = this.frame;
-    } else this.entries.set(key, { value, frame: this.frame });
+    this.entries.set(key, { value, frame: this.frame });
     this.usedThisFrame += 1;
     return this;
   }

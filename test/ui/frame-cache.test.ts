@@ -56,6 +56,20 @@ describe('FrameCache', () => {
     }
   });
 
+  it('keeps a text used again in a frame that filled up and turned over early', () => {
+    const cache = new FrameCache<string, number>(2);
+    cache.set('Rivera Plumbing & Heating', 1);
+    cache.turnOver();
+    cache.set('updated 3 s ago', 2);
+    cache.set('updated 4 s ago', 3);
+    // The frame is at its limit: this use turns it over, which sweeps what came before the last frame.
+    expect(cache.get('Rivera Plumbing & Heating')).toBe(1);
+    expect(cache.get('Rivera Plumbing & Heating')).toBe(1);
+    cache.set('a new text', 4);
+    expect(cache.get('a new text')).toBe(4);
+    expect(cache.size).toBeLessThanOrEqual(4);
+  });
+
   it('forgets a text no frame has used for two frames', () => {
     const cache = new FrameCache<string, number>();
     cache.set('updated 3 s ago', 1);
