@@ -248,15 +248,19 @@ function Root({ first }: { first: Spec }) {
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** Colours, bold and inverse in the frames for this test (there is no terminal here), so that a stale style shows. */
+function withColours(): void {
+  const level = chalk.level;
+  chalk.level = 3;
+  onTestFinished(() => {
+    chalk.level = level;
+  });
+}
+
 describe('Ink drawing only what changed', () => {
   it('draws after every change the frame it draws when every node counts as changed', async () => {
     plugDrawingIntoInk();
-    // Colours, bold and inverse in the frames (no terminal here), so that a style drawn stale shows.
-    const level = chalk.level;
-    chalk.level = 3;
-    onTestFinished(() => {
-      chalk.level = level;
-    });
+    withColours();
     await fc.assert(
       fc.asyncProperty(
         boxSpec('root', 0),
@@ -287,11 +291,7 @@ describe('Ink drawing only what changed', () => {
   });
 
   it('gives each style its own transform: texts of different styles draw in their own', () => {
-    const level = chalk.level;
-    chalk.level = 3;
-    onTestFinished(() => {
-      chalk.level = level;
-    });
+    withColours();
     const terminal = new FakeTerminal();
     const styles = [
       { color: 'red' },
