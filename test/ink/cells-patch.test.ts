@@ -39,7 +39,7 @@ beforeAll(async () => {
   const from = (path: string) => pathToFileURL(join(copy, 'node_modules', path)).href;
   published = (await import(from('@alcalzone/ansi-tokenize/build/index.js'))) as Tokenizer;
   PublishedOutput = ((await import(from('ink/build/output.js'))) as { default: OutputClass }).default;
-  // Ink's package exports only its entry; the module is loaded by its path, as the bundle does.
+  // Ink's package exports only its entry; the module is loaded by its path in node_modules.
   PatchedOutput = (
     (await import(pathToFileURL(resolve('node_modules', 'ink', 'build', 'output.js')).href)) as {
       default: OutputClass;

@@ -217,7 +217,7 @@ interface InkInstance {
   rootNode: InkNode;
   onRender(): void;
 }
-// Ink's package exports only its entry; its table of instances is loaded by path, as the bundle does.
+// Ink's package exports only its entry; its table of instances is loaded by its path in node_modules.
 const instances = (
   (await import(pathToFileURL(resolve('node_modules', 'ink', 'build', 'instances.js')).href)) as {
     default: WeakMap<object, InkInstance>;
