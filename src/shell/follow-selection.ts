@@ -42,7 +42,8 @@ export function followSelections(store: AppStore, options: FollowSelectionOption
   );
   /** The record each pane that shows another's highlighted record showed after the last update. */
   const shownBy = new Map(showing.map((pane) => [pane.id, pane.shows.record(store.getState())]));
-  const update = (state: AppState) => {
+  /** What the change that made `state` moved: part of the same update (see Settler). */
+  const settle = (state: AppState): Partial<AppState> | undefined => {
     const current = asked(state, panes);
     const quiet =
       current.length !== previous.length || current.some((value, index) => value !== previous[index]);
@@ -104,11 +105,12 @@ export function followSelections(store: AppStore, options: FollowSelectionOption
       const kept = pane.shows.keep?.(state, shown);
       if (!kept) continue;
       shownBy.set(pane.id, shown);
-      store.setState({ selection, ...kept });
-      return;
+      return { selection, ...kept };
     }
-    if (selection !== state.selection) store.setState({ selection, ...(notice ? { notice } : {}) });
+    return selection !== state.selection ? { selection, ...(notice ? { notice } : {}) } : undefined;
   };
-  update(store.getState());
-  return store.subscribe(update);
+  const stop = store.settleWith(settle);
+  const first = settle(store.getState());
+  if (first) store.setState(first);
+  return stop;
 }

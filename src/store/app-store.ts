@@ -402,7 +402,20 @@ export type Sharing =
   /** Polling on its own: no hub could be used (why), or the hub went away and none took over yet. */
   | { role: 'alone'; why: string };
 
-export type AppStore = StoreApi<AppState>;
+/**
+ * Runs inside every update of the store, on the state it makes, before anyone hears of it: what it returns is
+ * part of the same update (the selection kept on its record while lists change under it). Undefined: nothing
+ * to add.
+ */
+export type Settler = (state: AppState) => Partial<AppState> | undefined;
+
+export interface AppStore extends StoreApi<AppState> {
+  /** Adds a settler to every update from now on; returns its removal. */
+  settleWith(settler: Settler): () => void;
+}
+
+/** What settlers add may need settling in turn (a thread kept changes what its pane was asked for): so many rounds at most. */
+const SETTLE_ROUNDS = 4;
 
 export interface AppStoreOptions {
   view?: View;
@@ -569,18 +582,46 @@ export function withoutServerData(state: AppState): Partial<AppState> {
 
 export function createAppStore(options: AppStoreOptions = {}): AppStore {
   const store = createStore<AppState>()(() => initialState(options));
+  const settlers: Settler[] = [];
   // Notices are set in many places (keys, user actions, the session, the poller's neighbours): every
-  // new one is logged in the same update that shows it, whoever set it.
+  // new one is logged in the same update that shows it, whoever set it. Settlers add to the update before
+  // listeners hear of it, so that each change is heard once, settled (not once as made and again settled).
   const setState = store.setState as (
     partial: AppState | Partial<AppState> | ((state: AppState) => AppState | Partial<AppState>),
     replace?: boolean,
   ) => void;
+  const settled = (state: AppState, update: Partial<AppState>, replace: boolean | undefined) => {
+    let next = withLoggedNotice(state, update);
+    if (settlers.length === 0) return next;
+    let merged = (replace ? next : { ...state, ...next }) as AppState;
+    for (let round = 0; round < SETTLE_ROUNDS; round++) {
+      let added = false;
+      for (const settler of settlers) {
+        const more = settler(merged);
+        if (more === undefined) continue;
+        const logged = withLoggedNotice(merged, more);
+        merged = { ...merged, ...logged };
+        next = { ...next, ...logged };
+        added = true;
+      }
+      if (!added) break;
+    }
+    return replace ? merged : next;
+  };
   store.setState = ((partial: Parameters<typeof setState>[0], replace?: boolean) =>
-    setState((state) => {
-      const next = typeof partial === 'function' ? partial(state) : partial;
-      return withLoggedNotice(state, next);
-    }, replace)) as AppStore['setState'];
-  return store;
+    setState(
+      (state) => settled(state, typeof partial === 'function' ? partial(state) : partial, replace),
+      replace,
+    )) as AppStore['setState'];
+  return Object.assign(store, {
+    settleWith(settler: Settler) {
+      settlers.push(settler);
+      return () => {
+        const at = settlers.indexOf(settler);
+        if (at !== -1) settlers.splice(at, 1);
+      };
+    },
+  });
 }
 
 /** The update, with its notice added to the log when it brings a new one. */

@@ -75,4 +75,30 @@ describe('following the selection over the panes it is given', () => {
       'The note you had selected (keep-b) left this list; now on c.',
     );
   });
+
+  it('each change is heard once, already settled, by listeners older and newer than the following', () => {
+    const store = createAppStore({
+      columns: 80,
+      rows: 24,
+      templates: notes('a', 'keep-b', 'c'),
+      machineTimeZone: 'UTC',
+    });
+    store.setState({ focus: 'detail' });
+    // The poller and the session listen from before the panes are drawn.
+    const older: Array<string | undefined> = [];
+    store.subscribe((state) => older.push(state.selection.notes?.id));
+    stop = followSelections(store, { panes: SMALL_PANES, now: () => AT });
+    const newer: Array<{ note: string | undefined; from: string }> = [];
+    store.subscribe((state) => newer.push({ note: selectedNote(state), from: state.threadFrom.list }));
+    store.setState((state) => ({ selection: { ...state.selection, notes: { id: 'keep-b', index: 1 } } }));
+    older.length = 0;
+    newer.length = 0;
+    // The highlighted note leaves; Detail, where staff work, keeps it (two rounds of settling).
+    store.setState({ templates: notes('a', 'c') });
+    expect(older).toEqual(['c']);
+    expect(newer).toEqual([{ note: 'c', from: 'lead' }]);
+    // A change that moves nothing is heard once too.
+    store.setState({ rows: 30 });
+    expect(older).toEqual(['c', 'c']);
+  });
 });
