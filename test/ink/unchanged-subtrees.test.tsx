@@ -290,6 +290,50 @@ describe('Ink drawing only what changed', () => {
     );
   });
 
+  it('cuts a text that stayed where it was at the clip of its box as the box is now', async () => {
+    const terminal = new FakeTerminal();
+    let setSize: (size: { width: number; height: number }) => void = () => {};
+    const lines = ['one 1 one', 'two 2 two', 'three 3', 'four 4 four', 'five 5 five'];
+    function Clipped() {
+      const [size, set] = useState({ width: 12, height: 5 });
+      setSize = set;
+      // The frame keeps its height (5 rows): only the clip changes.
+      return (
+        <Box height={5} width={20} flexDirection="column">
+          <Box
+            width={size.width}
+            height={size.height}
+            overflow="hidden"
+            flexDirection="column"
+            flexShrink={0}
+          >
+            <Box flexShrink={0} width={12} height={5}>
+              <Text>{lines.join('\n')}</Text>
+            </Box>
+          </Box>
+        </Box>
+      );
+    }
+    const instance = render(<Clipped />, options(terminal));
+    try {
+      const rows = () => terminal.last.split('\n').map((row) => row.trimEnd());
+      expect(rows()).toEqual(lines);
+      // The box is shorter, the text inside it the same at the same place: it is cut at the box's new bottom.
+      setSize({ width: 12, height: 3 });
+      await turn();
+      expect(rows()).toEqual([...lines.slice(0, 3), '', '']);
+      // Narrower: cut at the box's new right edge.
+      setSize({ width: 5, height: 3 });
+      await turn();
+      expect(rows()).toEqual(['one 1', 'two 2', 'three', '', '']);
+      setSize({ width: 12, height: 5 });
+      await turn();
+      expect(rows()).toEqual(lines);
+    } finally {
+      instance.unmount();
+    }
+  });
+
   it('gives each style its own transform: texts of different styles draw in their own', () => {
     withColours();
     const terminal = new FakeTerminal();
