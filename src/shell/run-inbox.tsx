@@ -10,6 +10,7 @@ import { wallboardReads } from '../poller/wallboard-reads.js';
 import type { Session } from '../session/create-session.js';
 import type { View } from '../store/app-store.js';
 import { editExternally } from '../ui-kit/external-editor.js';
+import { collectWhenIdle, v8YoungGeneration } from '../ui-kit/idle-collection.js';
 import { escapeDelayFrom } from '../ui-kit/input/input-source.js';
 import { markStart, tracingStart } from '../ui-kit/start-trace.js';
 import { enterFullScreen } from '../ui-kit/terminal.js';
@@ -58,6 +59,9 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
   // Nothing on the wallboard is clicked: the mouse stays the terminal's.
   const mouse = options.mouse && !wallboard;
   const notify = notifySettings(options.notify, wallboard);
+  // Keys are pressed only on the inbox: there the young generation is collected while the screen rests.
+  const young = wallboard ? undefined : v8YoungGeneration();
+  const idle = young ? collectWhenIdle({ young }) : undefined;
   // A terminal that went away (a dropped SSH session, a closed pty) ends the inbox as a hang-up does.
   const screen = enterFullScreen(
     { stdout, stdin, stderr: process.stderr },
@@ -94,6 +98,7 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
     if (closing) return;
     closing = true;
     stopNotifier();
+    idle?.stop();
     session.store.setState({ quitting: true });
     session.close();
     ui.dispose();
@@ -101,7 +106,9 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
     finish(code);
   };
 
-  const markFrame = () => {
+  const onRender = () => {
+    idle?.framed();
+    if (!tracingStart) return;
     markStart('first-frame');
     const { me, inbox, inboxFilter } = session.store.getState();
     if (me.data !== undefined && inbox[inboxFilter].data !== undefined) markStart('data-frame');
@@ -115,7 +122,7 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
       // Over SSH, bytes per frame are what staff feel: redraw only changed lines, at most 15 times a second.
       incrementalRendering: true,
       maxFps: 15,
-      ...(tracingStart ? { onRender: markFrame } : {}),
+      onRender,
     });
   const escapeTimeoutMs = escapeDelayFrom(process.env);
   const escapeOption = escapeTimeoutMs === undefined ? {} : { escapeTimeoutMs };
