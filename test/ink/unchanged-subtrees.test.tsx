@@ -290,6 +290,105 @@ describe('Ink drawing only what changed', () => {
     );
   });
 
+  it('draws anew what Yoga laid out again inside a box that kept its place and size (found by the property)', async () => {
+    plugDrawingIntoInk();
+    const text = (key: string, words: string, inner?: string): Spec => ({
+      kind: 'text',
+      key,
+      text: words,
+      bold: false,
+      inverse: false,
+      wrap: 'wrap',
+      ...(inner ? { inner: { text: inner } } : {}),
+    });
+    const box = (key: string, children: Spec[]): Spec => ({
+      kind: 'box',
+      key,
+      direction: 'row',
+      padding: 0,
+      border: false,
+      hidden: false,
+      clip: false,
+      grow: 0,
+      children,
+    });
+    const name = 'Ana Lima';
+    const first = box('root', [
+      text('t5', name),
+      // b0's second t0 is not drawn (keys are unique among siblings) but counts where a change lands.
+      box('b2', [box('b0', [text('t0', name), text('t0', name)]), text('t0', name)]),
+      box('b3', [text('t0', name), text('t1', name, name)]),
+    ]);
+    const empty = box('b9', []);
+    // The whole row squeezed into 6 columns, a text changed, then 9 columns: the rows of texts inside are
+    // laid out again, some boxes keeping their size while what is inside them moves.
+    const steps: Change[] = [
+      { at: 0, kind: 0, value: 6, text: name, another: empty },
+      { at: 1415457861, kind: 0, value: 6, text: '+1 555 0101', another: empty },
+      { at: 0, kind: 0, value: 9, text: name, another: empty },
+    ];
+    const terminal = new FakeTerminal();
+    const instance = render(<Root first={first} />, options(terminal));
+    try {
+      let spec = first;
+      for (const step of steps) {
+        spec = changed(spec, step);
+        showSpec(spec);
+        await turn();
+        const drawn = terminal.last;
+        expect(drawn).toBe(frameDrawnWhole(terminal));
+      }
+    } finally {
+      instance.unmount();
+    }
+  });
+
+  it('writes again, without visiting it, a subtree nothing changed in beside one that changed', async () => {
+    plugDrawingIntoInk();
+    const terminal = new FakeTerminal();
+    let setWords: (words: string) => void = () => {};
+    const Still = memo(function Still() {
+      return (
+        <Box flexDirection="column" width={12}>
+          <Text>left alone</Text>
+          <Box display="none">
+            <Text>hidden</Text>
+          </Box>
+          <Text>and still</Text>
+        </Box>
+      );
+    });
+    function Pair() {
+      const [words, set] = useState('first');
+      setWords = set;
+      return (
+        <Box flexDirection="row">
+          <Still />
+          <Box width={12}>
+            <Text>{words}</Text>
+          </Box>
+        </Box>
+      );
+    }
+    const instance = render(<Pair />, options(terminal));
+    try {
+      const ink = instances.get(terminal);
+      const still = ink?.rootNode.childNodes?.[0]?.childNodes?.[0] as
+        | (InkNode & { internal_drawn?: object })
+        | undefined;
+      const before = still?.internal_drawn;
+      expect(before).toBeDefined();
+      setWords('second');
+      await turn();
+      expect(terminal.last).toContain('second');
+      expect(terminal.last).toContain('left alone');
+      // Written from its last frame: what it remembers is the same object, not one made by a new visit.
+      expect(still?.internal_drawn).toBe(before);
+    } finally {
+      instance.unmount();
+    }
+  });
+
   it('cuts a text that stayed where it was at the clip of its box as the box is now', async () => {
     const terminal = new FakeTerminal();
     let setSize: (size: { width: number; height: number }) => void = () => {};
