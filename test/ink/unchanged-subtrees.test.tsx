@@ -248,6 +248,31 @@ function Root({ first }: { first: Spec }) {
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** Shows `first`, then each change at its width, and compares every frame with the one the same Ink draws whole. */
+async function compareStepByStep(
+  first: Spec,
+  steps: ReadonlyArray<readonly [Change, number]>,
+): Promise<void> {
+  const terminal = new FakeTerminal();
+  const instance = render(<Root first={first} />, options(terminal));
+  let spec = first;
+  try {
+    for (const [step, columns] of steps) {
+      spec = changed(spec, step);
+      if (columns !== terminal.columns) {
+        terminal.columns = columns;
+        terminal.emit('resize');
+      }
+      showSpec(spec);
+      await turn();
+      const drawn = terminal.last;
+      expect(drawn).toBe(frameDrawnWhole(terminal));
+    }
+  } finally {
+    instance.unmount();
+  }
+}
+
 /** Colours, bold and inverse in the frames for this test (there is no terminal here), so that a stale style shows. */
 function withColours(): void {
   const level = chalk.level;
@@ -265,26 +290,7 @@ describe('Ink drawing only what changed', () => {
       fc.asyncProperty(
         boxSpec('root', 0),
         fc.array(fc.tuple(change, fc.constantFrom(40, 40, 40, 40, 25)), { minLength: 1, maxLength: 12 }),
-        async (first, steps) => {
-          const terminal = new FakeTerminal();
-          const instance = render(<Root first={first} />, options(terminal));
-          let spec = first;
-          try {
-            for (const [step, columns] of steps) {
-              spec = changed(spec, step);
-              if (columns !== terminal.columns) {
-                terminal.columns = columns;
-                terminal.emit('resize');
-              }
-              showSpec(spec);
-              await turn();
-              const drawn = terminal.last;
-              expect(drawn).toBe(frameDrawnWhole(terminal));
-            }
-          } finally {
-            instance.unmount();
-          }
-        },
+        (first, steps) => compareStepByStep(first, steps),
       ),
       { numRuns: 200 },
     );
@@ -327,20 +333,10 @@ describe('Ink drawing only what changed', () => {
       { at: 1415457861, kind: 0, value: 6, text: '+1 555 0101', another: empty },
       { at: 0, kind: 0, value: 9, text: name, another: empty },
     ];
-    const terminal = new FakeTerminal();
-    const instance = render(<Root first={first} />, options(terminal));
-    try {
-      let spec = first;
-      for (const step of steps) {
-        spec = changed(spec, step);
-        showSpec(spec);
-        await turn();
-        const drawn = terminal.last;
-        expect(drawn).toBe(frameDrawnWhole(terminal));
-      }
-    } finally {
-      instance.unmount();
-    }
+    await compareStepByStep(
+      first,
+      steps.map((step) => [step, 40] as const),
+    );
   });
 
   it('writes again, without visiting it, a subtree nothing changed in beside one that changed', async () => {
