@@ -1,8 +1,8 @@
 /**
  * string-width is patched (patches/string-width+8.3.0.patch) to test its emoji expressions only on clusters
- * that can be emoji, and to count text of narrow characters that never join a cluster (box drawing, Latin,
- * punctuation) by its length; as published it segments every non-ASCII string Ink measures and tests
- * `^\p{RGI_Emoji}$` on every cluster. The patch must change the cost and nothing else: here the patched package (node_modules, as the
+ * that can be emoji, each against the one part of RGI_Emoji its shape allows, and to count text of narrow
+ * characters that never join a cluster (box drawing, Latin, punctuation) by its length; as published it
+ * segments every non-ASCII string Ink measures and tests `^\p{RGI_Emoji}$`, built at load, on every cluster. The patch must change the cost and nothing else: here the patched package (node_modules, as the
  * bundle and the tests run it) and the package as published (a copy with the patches taken out, as the
  * benchmark's references are built) give the same width on many strings made of what terminals find hard.
  */
@@ -64,6 +64,77 @@ describe('string-width as patched', () => {
         for (const text of [character, `${character}\uFE0F`, `é${character}`]) {
           if (stringWidth(text) !== published(text))
             expect(JSON.stringify(text)).toBe(`width ${published(text)}`);
+        }
+      }
+    }
+  });
+
+  it('gives the published width on every shape of emoji sequence: modifiers, flags, keycaps, tags, ZWJ', () => {
+    // The patch tests each cluster against the one part of RGI_Emoji its shape allows; here each part's
+    // shape, with members and non-members, and a count of members so that no part goes untested.
+    const rgi = /^\p{RGI_Emoji}$/v;
+    const emoji: string[] = [];
+    for (let codePoint = 0x20; codePoint <= 0x1_fb_ff; codePoint += 1) {
+      if (codePoint >= 0xd8_00 && codePoint <= 0xdf_ff) continue;
+      const character = String.fromCodePoint(codePoint);
+      if (/\p{Emoji}/u.test(character)) emoji.push(character);
+    }
+    const modifiers = ['\u{1F3FB}', '\u{1F3FC}', '\u{1F3FD}', '\u{1F3FE}', '\u{1F3FF}'];
+    const indicators = Array.from({ length: 26 }, (_, index) => String.fromCodePoint(0x1_f1_e6 + index));
+    const tag = (text: string) =>
+      [...text].map((letter) => String.fromCodePoint(0xe_00_00 + letter.charCodeAt(0))).join('');
+    const shapes = {
+      modifier: [...emoji.flatMap((base) => modifiers.map((modifier) => `${base}${modifier}`)), 'a\u{1F3FB}'],
+      flag: [...indicators.flatMap((first) => indicators.map((second) => `${first}${second}`)), '\u{1F1FA}a'],
+      keycap: ['0123456789#*a'].flatMap((bases) =>
+        [...bases].flatMap((base) => [`${base}\u20E3`, `${base}\uFE0F\u20E3`, `${base}\uFE0E\u20E3`]),
+      ),
+      tag: ['gbeng', 'gbsct', 'gbwls', 'usca', 'gb', 'zzzzz'].flatMap((region) => [
+        `\u{1F3F4}${tag(region)}\u{E007F}`,
+        `\u{1F3F4}${tag(region)}`,
+        `\u{1F6A9}${tag(region)}\u{E007F}`,
+      ]),
+      zwj: [
+        ...[
+          '👩',
+          '👨',
+          '🧑',
+          '👧',
+          '👦',
+          '❤️',
+          '💋',
+          '🔥',
+          '🦰',
+          '🦱',
+          '💻',
+          '🚀',
+          '⬛',
+          '❄️',
+          '🌈',
+          '☠️',
+          '🤝',
+          '🗨️',
+        ].flatMap((second) =>
+          ['👩', '👨', '🧑', '👩🏽', '🧑🏿', '❤️', '🏳️', '🏴', '🐈', '🐻', '👁️'].map(
+            (first) => `${first}\u200D${second}`,
+          ),
+        ),
+        '👨‍👩‍👧‍👦',
+        '👩‍❤️‍👨',
+        '👩‍❤️‍💋‍👨',
+        '🧑‍🤝‍🧑',
+        '👁️‍🗨️',
+        'a\u200D👩',
+      ],
+      'presentation (VS16)': emoji.map((base) => `${base}\uFE0F`),
+    };
+    for (const [shape, texts] of Object.entries(shapes)) {
+      const members = texts.filter((text) => rgi.test(text)).length;
+      expect(members, `RGI members among the ${shape} sequences`).toBeGreaterThan(shape === 'tag' ? 2 : 10);
+      for (const text of texts) {
+        for (const candidate of [text, `a${text}b`]) {
+          if (stringWidth(candidate) !== published(candidate))
+            expect(JSON.stringify(candidate)).toBe(`width ${published(candidate)} (${shape})`);
         }
       }
     }
