@@ -241,9 +241,20 @@ export function readOf<K extends ReadKindName>(kind: K): ReadKind<SchemaOf<K>, D
  * test/poller/reads.test.ts fails for a read whose keys could collide.
  */
 export function slotKey(slot: Slot): string {
-  const values = new Map(Object.entries(slot));
-  const names = Object.keys(readOf(slot.kind).slot.shape).filter((name) => name !== 'kind');
-  return [slot.kind, ...names.map((name) => String(values.get(name)))].join(':');
+  let key: string = slot.kind;
+  for (const name of parameterNames(slot.kind)) key += `:${String((slot as Record<string, unknown>)[name])}`;
+  return key;
+}
+
+/** Each kind's parameters in its schema's order, found once: a slot's key is made at every change of the store. */
+const parameters = new Map<Slot['kind'], readonly string[]>();
+function parameterNames(kind: Slot['kind']): readonly string[] {
+  let names = parameters.get(kind);
+  if (names === undefined) {
+    names = Object.keys(readOf(kind).slot.shape).filter((name) => name !== 'kind');
+    parameters.set(kind, names);
+  }
+  return names;
 }
 
 /** One slot read through a client: the poller reads with it, and so does a hub for another terminal. */
