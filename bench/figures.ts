@@ -140,7 +140,7 @@ async function main() {
     await rm(shipped, { recursive: true, force: true });
   }
   if (START_ONLY) {
-    await startFigures(work, hello);
+    await startFigures(work, hello, list);
     await rm(work, { recursive: true, force: true });
     await report();
     return;
@@ -237,17 +237,27 @@ function phaseTable(traces: StartTrace[]): string | undefined {
 const phaseTables: string[] = [];
 
 const BUSINESS_AND_LEAD = /Rivera Plumbing[\s\S]*Inbox — open leads \(\d+\)[\s\S]*\+1\d{10}/;
+/** The Ink list's first screen: the inbox's layout drawn by bare Ink (bench/reference/ink-list.tsx). */
+const LIST_SCREEN = /Inbox — open leads \(31\)[\s\S]*Thread — Ray Whitaker 0[\s\S]*\+15035551030/;
+
+/**
+ * The start-up against both references, as the issue asks until the budget is met: the bare Ink hello (the
+ * budget's yardstick) and bare Ink drawing the inbox's own layout (what Ink alone costs for this screen).
+ */
+const startRatios = (ms: number, helloMs: number, listMs: number) =>
+  `${fixed(ms)} ms (${fixed(ms / helloMs, 2)}× the hello · ${fixed(ms / listMs, 2)}× the Ink list)`;
 
 /**
  * `--start`: spawn → first frame with the shop's data, and RSS a second later, for the inbox (and the build
  * given with `--before`) beside the Ink hello, turn about so that the machine's load falls on all alike.
  */
-async function startFigures(work: string, hello: string) {
+async function startFigures(work: string, hello: string, list: string) {
   const sim = createSimulator({ rateLimitPerMinute: 100_000, faults: { latencyMs: SHOP_LATENCY_MS } });
   const { baseUrl } = await sim.listen();
   const env = shopEnv(work, baseUrl, sim.tokens.write);
   const programs = [
     { name: 'Ink hello', script: hello, screen: /hello from ink/ },
+    { name: 'Ink list', script: list, screen: LIST_SCREEN },
     { name: 'inbox', script: START_CLI ?? 'dist/cli.js', screen: BUSINESS_AND_LEAD },
     ...(BEFORE_CLI ? [{ name: 'inbox before', script: BEFORE_CLI, screen: BUSINESS_AND_LEAD }] : []),
     // No script: the process runs the snapshot's main; `--` ends Node's own options.
@@ -279,20 +289,22 @@ async function startFigures(work: string, hello: string) {
     }
   }
   await sim.close();
-  for (const { name } of programs.slice(1)) {
+  const inboxes = programs.slice(2);
+  for (const { name } of inboxes) {
     const table = phaseTable(traces.get(name) ?? []);
     if (table)
       phaseTables.push(`Where the milliseconds go, ${name} (Node ${benchNodeVersion()}):\n\n${table}`);
   }
   const helloMs = median(times.get('Ink hello') ?? []);
   const helloRss = median(rss.get('Ink hello') ?? []);
-  for (const { name } of programs.slice(1)) {
+  const listMs = median(times.get('Ink list') ?? []);
+  for (const { name } of inboxes) {
     const ms = median(times.get(name) ?? []);
     const mem = median(rss.get(name) ?? []);
     rows.push({
       figure: `${name} (${{ inbox: START_CLI ?? 'dist/cli.js', 'inbox before': BEFORE_CLI, 'inbox from a snapshot': SNAPSHOT_BLOB }[name]}): spawn → shop name and first lead${SHOP_LATENCY_MS ? ` from a shop answering ${SHOP_LATENCY_MS} ms late` : ''}; RSS 1 s later (median of ${RUNS}, Node ${benchNodeVersion()})`,
-      inbox: `${fixed(ms)} ms (${fixed(ms / helloMs, 2)}×) · ${fixed(mem)} MiB (${fixed(mem / helloRss, 2)}×)`,
-      reference: `Ink hello ${fixed(helloMs)} ms · ${fixed(helloRss)} MiB`,
+      inbox: `${startRatios(ms, helloMs, listMs)} · ${fixed(mem)} MiB (${fixed(mem / helloRss, 2)}× the hello)`,
+      reference: `Ink hello ${fixed(helloMs)} ms · ${fixed(helloRss)} MiB; Ink list ${fixed(listMs)} ms`,
       budget: '≤ 1.3× · ≤ 1.4×',
       met: ms <= 1.3 * helloMs && mem <= 1.4 * helloRss,
     });
@@ -301,8 +313,6 @@ async function startFigures(work: string, hello: string) {
 
 /** Every figure but the soak's, on the CLI in dist/. */
 async function figures(work: string, hello: string, list: string) {
-  const listScreen = /Inbox — open leads \(31\)[\s\S]*Thread — Ray Whitaker 0[\s\S]*\+15035551030/;
-
   const sim = createSimulator({ rateLimitPerMinute: 100_000 });
   const { baseUrl } = await sim.listen();
   const inboxEnv = shopEnv(work, baseUrl, sim.tokens.write);
@@ -315,21 +325,18 @@ async function figures(work: string, hello: string, list: string) {
     spawnSync(process.execPath, ['-e', '0']);
     nodeStart.push(performance.now() - began);
   }
+  // Turn about, a round at a time, so that the machine's load falls on all three alike.
   const helloStart: number[] = [];
-  for (let i = 0; i < RUNS; i += 1) {
-    const program = start(hello, [], inboxEnv);
-    helloStart.push(await program.waitFor(/hello from ink/));
-    await program.stop();
-  }
   const listStart: number[] = [];
-  for (let i = 0; i < RUNS; i += 1) {
-    const program = start(list, [], inboxEnv);
-    listStart.push(await program.waitFor(listScreen));
-    await program.stop();
-  }
   const inboxStart: number[] = [];
   const inboxTraces: StartTrace[] = [];
   for (let i = 0; i < RUNS; i += 1) {
+    const helloProgram = start(hello, [], inboxEnv);
+    helloStart.push(await helloProgram.waitFor(/hello from ink/));
+    await helloProgram.stop();
+    const listProgram = start(list, [], inboxEnv);
+    listStart.push(await listProgram.waitFor(LIST_SCREEN));
+    await listProgram.stop();
     const traceFile = join(work, `start-trace-${i}.jsonl`);
     const program = start('dist/cli.js', [], { ...inboxEnv, SHOP_INBOX_TRACE_START: traceFile });
     inboxStart.push(await program.waitFor(BUSINESS_AND_LEAD));
@@ -345,7 +352,7 @@ async function figures(work: string, hello: string, list: string) {
   const startBudget = 1.3 * median(helloStart);
   rows.push({
     figure: `spawn → shop name and first lead on screen, 120×40 (median of ${RUNS})`,
-    inbox: `${fixed(median(inboxStart))} ms`,
+    inbox: startRatios(median(inboxStart), median(helloStart), median(listStart)),
     reference: `Ink hello ${fixed(median(helloStart))} ms · Ink list ${fixed(median(listStart))} ms · node -e 0 ${fixed(median(nodeStart))} ms`,
     budget: `≤ 1.3 × Ink hello = ${fixed(startBudget)} ms`,
     met: median(inboxStart) <= startBudget,
@@ -406,7 +413,7 @@ async function figures(work: string, hello: string, list: string) {
   const inbox = start('dist/cli.js', [], inboxEnv);
   await inbox.waitFor(BUSINESS_AND_LEAD);
   const bareList = start(list, [], inboxEnv);
-  await bareList.waitFor(listScreen);
+  await bareList.waitFor(LIST_SCREEN);
   await sleep(2_000);
   /** One key, then 250 ms of quiet: when the first byte came back, and how many bytes in all. */
   const press = async (program: Program, key: string) => {
