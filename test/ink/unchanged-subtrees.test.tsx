@@ -438,7 +438,13 @@ describe('Ink drawing only what changed', () => {
       { color: 'green', bold: true },
       { color: 'green', inverse: true },
       { color: 'green', dimColor: true },
+      { color: 'green', italic: true },
+      { color: 'green', underline: true },
+      { color: 'green', strikethrough: true },
+      { color: 'green', bold: true, italic: true, underline: true, strikethrough: true, inverse: true },
+      { color: 'green', backgroundColor: 'red' },
       { backgroundColor: 'green' },
+      {},
     ];
     const instance = render(
       <Box flexDirection="column">
