@@ -83,6 +83,8 @@ async function redrawn(terminal: PtyTerminal): Promise<string> {
  * The screen as it is equals the screen drawn again from scratch (ctrl-l). The shop's data may move
  * between the two (a thread read that matches an inbound text to its sender lands): when the simulator
  * answered a read in between, the two screens show different data, and the comparison is made again.
+ * "In between" starts before a quiet spell, not at the screen's reading: a read answered just before
+ * it is drawn some milliseconds later (more on a loaded machine), after the screen was read.
  */
 async function expectSameAsRedrawn(
   terminal: PtyTerminal,
@@ -91,6 +93,7 @@ async function expectSameAsRedrawn(
 ): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     const answered = (await test.requests()).length;
+    await untilQuiet(terminal, 300);
     const shown = withoutAges(terminal.lines());
     const again = await redrawn(terminal);
     const moved = (await test.requests()).length !== answered;
