@@ -2,7 +2,8 @@
  * Ink turns every frame into cells and back into lines: @alcalzone/ansi-tokenize splits each text into styled
  * cells and writes them out again, Ink's Output lays the cells of every text in a grid of rows. Both are
  * patched for speed (patches/): the tokenizer takes lines of characters that never join a neighbour without
- * the grapheme segmenter, cells of one style share their style array and no diff is built between them, and
+ * the grapheme segmenter, styles of equal codes share one array and cells of one style and grapheme one object
+ * (bounded), no diff is built between cells of one style and a diff once built is kept per pair of styles, and
  * Output lays a line's cells (wide characters with the empty cells they cover) as made once per line. The
  * patches must change the cost and nothing else: here the patched packages (node_modules, as the bundle and the
  * tests run them) and the packages as published (a copy with the patches taken out, as the benchmark's
@@ -158,6 +159,41 @@ describe('ansi-tokenize as patched', () => {
         },
       ),
       { numRuns: 3_000 },
+    );
+  });
+
+  it('shares the cells of one style and grapheme between lines, and the array of equal styles', () => {
+    // Lines are tokenized anew every frame; cells that outlive a frame used to reach V8's old generation.
+    const before = cellsOf(tokenizer, `${ESC}[1mab${ESC}[22m c${ESC}[31m漢${ESC}[39m`);
+    const after = cellsOf(tokenizer, `x ${ESC}[1mba${ESC}[22m ${ESC}[31m漢`);
+    expect(after[2]).toBe(before[1]);
+    expect(after[3]).toBe(before[0]);
+    expect(after[0]?.styles).toBe(before[3]?.styles);
+    expect(after[5]).toBe(before[4]);
+    expect(after[4]).toBe(before[2]);
+    // Another style, another cell; the published package's cells for the same text, equal.
+    expect(cellsOf(tokenizer, `${ESC}[3ma`)[0]).not.toBe(before[0]);
+    expect(after).toEqual(cellsOf(published, `x ${ESC}[1mba${ESC}[22m ${ESC}[31m漢`));
+  });
+
+  it('starts its tables over past 20,000 cells; cells handed out before keep what they hold', () => {
+    const bold = `${ESC}[1m`;
+    const first = cellsOf(tokenizer, `${bold}Q`)[0];
+    expect(cellsOf(tokenizer, `${bold}Q`)[0]).toBe(first);
+    // 2 × 20,992 cells never made before (CJK ideographs, bold and italic): the tables fill and start over.
+    for (const style of [bold, `${ESC}[3m`]) {
+      for (let codePoint = 0x4e_00; codePoint <= 0x9f_ff; codePoint += 64) {
+        let line = style;
+        for (let offset = 0; offset < 64; offset += 1) line += String.fromCodePoint(codePoint + offset);
+        cellsOf(tokenizer, line);
+      }
+    }
+    const again = cellsOf(tokenizer, `${bold}Q`)[0];
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    expect(first?.value).toBe('Q');
+    expect(tokenizer.styledCharsToString([first, again].filter((cell) => cell !== undefined))).toBe(
+      `${bold}QQ${ESC}[22m`,
     );
   });
 
