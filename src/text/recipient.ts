@@ -24,6 +24,8 @@ const graphemes = new Intl.Segmenter();
 
 /** Whole characters (grapheme clusters), at most `max`, the last one "…" when cut. */
 function capped(text: string, max: number): string {
+  // No more characters than code units: a text this short is whole without being segmented.
+  if (text.length <= max) return text;
   const parts = Array.from(graphemes.segment(text), (part) => part.segment);
   return parts.length > max ? `${parts.slice(0, max - 1).join('')}…` : text;
 }

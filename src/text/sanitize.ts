@@ -27,7 +27,15 @@ export interface SanitizeOptions {
   singleLine?: boolean;
 }
 
+/**
+ * What any step below can change: escape sequences start with ESC or a C1 control, line breaks and tabs
+ * are controls too. Text without these (nearly every name, number and message) is returned as it is,
+ * without the six passes.
+ */
+const NEEDS_A_CHANGE = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/u;
+
 export function sanitize(text: string, options: SanitizeOptions = {}): string {
+  if (!NEEDS_A_CHANGE.test(text)) return text;
   let out = stripAnsi(text)
     .replace(/\r\n/g, '\n')
     .replace(/[\u2028\u2029]/g, '\n')

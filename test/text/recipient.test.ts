@@ -66,6 +66,32 @@ describe('recipientLabel', () => {
     );
   });
 
+  it('keeps a name of up to NAME_MAX characters whole, and cuts a longer one to NAME_MAX with "…"', () => {
+    const phone = '+15035550117';
+    const a = (count: number) => 'a'.repeat(count);
+    expect(recipientLabel({ name: a(NAME_MAX), phone })).toBe(`${a(NAME_MAX)} (${phone})`);
+    expect(recipientLabel({ name: a(NAME_MAX + 1), phone })).toBe(`${a(NAME_MAX - 1)}… (${phone})`);
+    // More code units than characters: NAME_MAX characters, kept whole.
+    expect(recipientLabel({ name: `e\u0301${a(NAME_MAX - 1)}`, phone })).toBe(
+      `e\u0301${a(NAME_MAX - 1)} (${phone})`,
+    );
+    const mixed = fc.constantFrom('a', 'Zoë', '李', '👍🏽', '👨‍👩‍👧', 'e\u0301', '🇳🇵', ' x');
+    // One code unit a character: names one character either side of the cap are common.
+    const simple = fc.constantFrom('a', '李', ' x');
+    const parts = fc.oneof(
+      fc.array(mixed, { minLength: 1, maxLength: NAME_MAX + 10 }),
+      fc.array(simple, { minLength: NAME_MAX - 45, maxLength: NAME_MAX + 2 }),
+    );
+    fc.assert(
+      fc.property(parts, (parts) => {
+        const name = `N${parts.join('')}`;
+        const whole = [...new Intl.Segmenter().segment(name)].map((part) => part.segment);
+        const expected = whole.length > NAME_MAX ? `${whole.slice(0, NAME_MAX - 1).join('')}…` : name;
+        expect(recipientLabel({ name, phone })).toBe(`${expected} (${phone})`);
+      }),
+    );
+  });
+
   it('keeps a plausible number whole and different numbers apart, and caps what it keeps', () => {
     fc.assert(
       fc.property(
