@@ -7,34 +7,13 @@
  * width: Yoga's layout of a box whose width and border changed is not always its layout of the same box
  * made anew (with or without the patch; see test/ink/unchanged-subtrees.test.tsx).
  */
-import { EventEmitter } from 'node:events';
-import { PassThrough } from 'node:stream';
 import chalk from 'chalk';
 import fc from 'fast-check';
 import { Box, type BoxProps, render } from 'ink';
 import { expect, it, onTestFinished } from 'vitest';
 import { Text, type TextProps } from '../../src/ui-kit/components/text.js';
 import { plugDrawingIntoInk } from '../../src/ui-kit/ink-drawing.js';
-
-class FakeTerminal extends EventEmitter {
-  readonly isTTY = true;
-  columns = 40;
-  rows = 12;
-  last = '';
-  write(bytes: string): boolean {
-    this.last = bytes;
-    return true;
-  }
-}
-
-const options = (terminal: FakeTerminal) => ({
-  stdout: terminal as unknown as NodeJS.WriteStream,
-  stdin: new PassThrough() as unknown as NodeJS.ReadStream,
-  exitOnCtrlC: false,
-  patchConsole: false,
-  // Every frame written whole, at once: what is compared is the frame, not the bytes that draw it.
-  debug: true,
-});
+import { FakeTerminal, wholeFrameOptions } from '../support/fake-terminal.js';
 
 /** Each prop present or absent (the key itself left out), as a component's spread of optional props makes them. */
 const boxProps: fc.Arbitrary<BoxProps> = fc.record(
@@ -70,8 +49,8 @@ function Tree({ box, text }: { box: BoxProps; text: TextProps }) {
 }
 
 function freshFrame(box: BoxProps, text: TextProps): string {
-  const terminal = new FakeTerminal();
-  const instance = render(<Tree box={box} text={text} />, options(terminal));
+  const terminal = new FakeTerminal(40, 12);
+  const instance = render(<Tree box={box} text={text} />, wholeFrameOptions(terminal));
   const frame = terminal.last;
   instance.unmount();
   return frame;
@@ -86,10 +65,10 @@ it('applies every prop and style given, changed or taken away, as a fresh Ink dr
   });
   fc.assert(
     fc.property(fc.array(fc.tuple(boxProps, textProps), { minLength: 2, maxLength: 8 }), (steps) => {
-      const terminal = new FakeTerminal();
+      const terminal = new FakeTerminal(40, 12);
       const [first, ...rest] = steps as Array<[BoxProps, TextProps]>;
       if (!first) return;
-      const instance = render(<Tree box={first[0]} text={first[1]} />, options(terminal));
+      const instance = render(<Tree box={first[0]} text={first[1]} />, wholeFrameOptions(terminal));
       try {
         for (const [box, text] of rest) {
           instance.rerender(<Tree box={box} text={text} />);

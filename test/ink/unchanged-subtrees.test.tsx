@@ -8,9 +8,7 @@
  * (Not with a fresh Ink drawing the tree from nothing: Ink's layout after some changes, such as a padding
  * given to a row of texts, differs from a fresh layout of the same tree, with or without this patch.)
  */
-import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import chalk from 'chalk';
 import fc from 'fast-check';
@@ -19,17 +17,7 @@ import { memo, useState } from 'react';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { Text } from '../../src/ui-kit/components/text.js';
 import { plugDrawingIntoInk } from '../../src/ui-kit/ink-drawing.js';
-
-class FakeTerminal extends EventEmitter {
-  readonly isTTY = true;
-  columns = 40;
-  rows = 30;
-  last = '';
-  write(bytes: string): boolean {
-    this.last = bytes;
-    return true;
-  }
-}
+import { FakeTerminal, wholeFrameOptions } from '../support/fake-terminal.js';
 
 type Spec =
   | {
@@ -200,15 +188,6 @@ function count(spec: Spec): number {
   return spec.kind === 'text' ? 1 : 1 + spec.children.reduce((sum, child) => sum + count(child), 0);
 }
 
-const options = (terminal: FakeTerminal) => ({
-  stdout: terminal as unknown as NodeJS.WriteStream,
-  stdin: new PassThrough() as unknown as NodeJS.ReadStream,
-  exitOnCtrlC: false,
-  patchConsole: false,
-  // Every frame written whole, at once: what is compared is the frame, not the bytes that draw it.
-  debug: true,
-});
-
 interface InkNode {
   childNodes?: InkNode[];
   internal_changed?: boolean;
@@ -254,7 +233,7 @@ async function compareStepByStep(
   steps: ReadonlyArray<readonly [Change, number]>,
 ): Promise<void> {
   const terminal = new FakeTerminal();
-  const instance = render(<Root first={first} />, options(terminal));
+  const instance = render(<Root first={first} />, wholeFrameOptions(terminal));
   let spec = first;
   try {
     for (const [step, columns] of steps) {
@@ -366,7 +345,7 @@ describe('Ink drawing only what changed', () => {
         </Box>
       );
     }
-    const instance = render(<Pair />, options(terminal));
+    const instance = render(<Pair />, wholeFrameOptions(terminal));
     try {
       const ink = instances.get(terminal);
       const still = ink?.rootNode.childNodes?.[0]?.childNodes?.[0] as
@@ -409,7 +388,7 @@ describe('Ink drawing only what changed', () => {
         </Box>
       );
     }
-    const instance = render(<Clipped />, options(terminal));
+    const instance = render(<Clipped />, wholeFrameOptions(terminal));
     try {
       const rows = () => terminal.last.split('\n').map((row) => row.trimEnd());
       expect(rows()).toEqual(lines);
@@ -454,7 +433,7 @@ describe('Ink drawing only what changed', () => {
           </Text>
         ))}
       </Box>,
-      options(terminal),
+      wholeFrameOptions(terminal),
     );
     const rows = terminal.last.split('\n');
     instance.unmount();
