@@ -12,7 +12,11 @@ const REPLACEMENT = '\uFFFD';
 const TAB_SPACES = '  ';
 
 /** Bidi embedding, override and isolate controls, the LRM/RLM marks and the Arabic letter mark. */
-const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
+const BIDI = '\\u202A-\\u202E\\u2066-\\u2069\\u200E\\u200F\\u061C';
+const BIDI_CONTROLS = new RegExp(`[${BIDI}]`, 'g');
+/** The line and paragraph separators, read as line breaks. */
+const SEPARATORS = '\\u2028\\u2029';
+const SEPARATOR = new RegExp(`[${SEPARATORS}]`, 'g');
 
 /** A C0 control or DEL as its Unicode "control picture" (␛, ␇, ␍, ␡); C1 as the replacement character. */
 function visibleControl(char: string): string {
@@ -32,13 +36,13 @@ export interface SanitizeOptions {
  * are controls too. Text without these (nearly every name, number and message) is returned as it is,
  * without the six passes.
  */
-const NEEDS_A_CHANGE = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/u;
+const NEEDS_A_CHANGE = new RegExp(`[\\p{Cc}${SEPARATORS}${BIDI}]`, 'u');
 
 export function sanitize(text: string, options: SanitizeOptions = {}): string {
   if (!NEEDS_A_CHANGE.test(text)) return text;
   let out = stripAnsi(text)
     .replace(/\r\n/g, '\n')
-    .replace(/[\u2028\u2029]/g, '\n')
+    .replace(SEPARATOR, '\n')
     .replace(/\t/g, TAB_SPACES)
     .replace(BIDI_CONTROLS, REPLACEMENT)
     .replace(/(?!\n)\p{Cc}/gu, visibleControl);
