@@ -79,7 +79,6 @@ while (attempts < 10) {
 const another = cells(inboxLine(freshWord));
 const first = line[0];
 process.stdout.write(JSON.stringify({
-  attempts,
   optimized: optimized(styledCharsFromTokens),
   cells: line.length,
   sharing: line.filter((cell) => sameMap(cell, first)).length,
@@ -111,7 +110,6 @@ it("the CLI's bundle makes every cell of every line with one hidden class, also 
   const run = spawnSync(process.execPath, ['--allow-natives-syntax', program], { encoding: 'utf8' });
   expect(run.stderr).toBe('');
   const result = JSON.parse(run.stdout) as {
-    attempts: number;
     optimized: boolean;
     cells: number;
     sharing: number;
