@@ -22,9 +22,11 @@ export default class SummaryReporter implements Reporter {
     const failures: string[] = [];
     for (const testModule of testModules) {
       const file = testModule.relativeModuleId;
-      if (testModule.state() === 'failed' && [...testModule.children.allTests()].length === 0)
+      const tests = [...testModule.children.allTests()];
+      // A file that failed with no failed test: it did not load, or a hook of its own failed.
+      if (testModule.state() === 'failed' && !tests.some((test) => test.result().state === 'failed'))
         failures.push(failureLine(file, '(the file)', testModule.errors()[0]));
-      for (const test of testModule.children.allTests()) {
+      for (const test of tests) {
         const result = test.result();
         if (result.state === 'passed') passed += 1;
         else if (result.state === 'failed')
