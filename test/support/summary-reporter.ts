@@ -1,3 +1,4 @@
+import stripAnsi from 'strip-ansi';
 import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 
 /** At most this many failures are named; the rest are counted. */
@@ -53,9 +54,7 @@ export function summaryText(passed: number, failures: readonly string[], skipped
 }
 
 function firstLine(text: string): string {
-  const lines = text
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: colours and other escapes in error messages
-    .replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '')
+  const lines = stripAnsi(text)
     .split(/\r?\n/)
     // biome-ignore lint/suspicious/noControlCharactersInRegex: what is left of them, on one line
     .map((line) => line.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim());
