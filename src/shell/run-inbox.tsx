@@ -12,6 +12,7 @@ import type { View } from '../store/app-store.js';
 import { editExternally } from '../ui-kit/external-editor.js';
 import { collectWhenIdle, v8YoungGeneration } from '../ui-kit/idle-collection.js';
 import { escapeDelayFrom } from '../ui-kit/input/input-source.js';
+import { traceKeys } from '../ui-kit/key-trace.js';
 import { markStart, tracingStart } from '../ui-kit/start-trace.js';
 import { enterFullScreen } from '../ui-kit/terminal.js';
 import { followTerminalSize } from '../ui-kit/terminal-size.js';
@@ -202,6 +203,7 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
   process.on('uncaughtException', onCrash);
   process.on('unhandledRejection', onCrash);
   process.on('exit', onExit);
+  const stopKeyTrace = traceKeys(process.env, { stdin, stdout });
 
   try {
     // Raw mode before the first frame: a key pressed as soon as the shop shows is a key, not a
@@ -211,6 +213,7 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
     instance = draw();
     return await finished;
   } finally {
+    stopKeyTrace();
     stopFollowingSize();
     stopNotifier();
     for (const signal of Object.keys(SIGNAL_EXIT)) process.off(signal, onSignal);
