@@ -7,7 +7,8 @@
  * machine and the date. Benchmarks report; nothing here fails on timing.
  *
  * Figures: time from spawn to the shop's name and first lead on screen;
- * key press (j/k) to the first byte written; bytes written per j at 120×40;
+ * key press (j/k) to the first byte written, and where its milliseconds go (the
+ * inbox's key trace); bytes written per j at 120×40;
  * resident memory after load and after 30 s idle; heap 6 s after start;
  * requests an idle inbox makes in a minute; a client call against a raw
  * fetch; heap and RSS over 10,000 poll cycles; the customer's local time in
@@ -33,6 +34,8 @@ import { endpoints } from '../src/contract/endpoints.js';
 import { successEnvelope } from '../src/contract/envelopes.js';
 import { createSession } from '../src/session/create-session.js';
 import { createSimulator } from '../src/sim/simulator.js';
+import type { KeyTraceLine } from '../src/ui-kit/key-trace.js';
+import { type KeyPress, keySplitTable, splitKeys } from './key-split.js';
 import { benchNodeVersion, type Program, rssMiB, shopEnv, start } from './pty-program.js';
 import { SAMPLE_PARTS, type SoakFigure, soak } from './soak.js';
 
@@ -202,6 +205,20 @@ async function readStartTrace(file: string): Promise<StartTrace | undefined> {
     return new Map(marks.map(({ phase, ms, cpuMs }) => [phase, { ms, cpuMs }]));
   } catch {
     return undefined; // A build without the trace.
+  }
+}
+
+/** The inbox's key trace (src/ui-kit/key-trace.ts); none from a build without it. */
+async function readKeyTrace(file: string): Promise<KeyTraceLine[]> {
+  try {
+    const text = await readFile(file, 'utf8');
+    return text
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as KeyTraceLine);
+  } catch {
+    return [];
   }
 }
 
@@ -410,7 +427,8 @@ async function figures(work: string, hello: string, list: string) {
   });
 
   // --- keys, bytes, memory of one running inbox --------------------------------------------------
-  const inbox = start('dist/cli.js', [], inboxEnv);
+  const keyTraceFile = join(work, 'key-trace.jsonl');
+  const inbox = start('dist/cli.js', [], { ...inboxEnv, SHOP_INBOX_TRACE_KEYS: keyTraceFile });
   await inbox.waitFor(BUSINESS_AND_LEAD);
   const bareList = start(list, [], inboxEnv);
   await bareList.waitFor(LIST_SCREEN);
@@ -424,9 +442,14 @@ async function figures(work: string, hello: string, list: string) {
     const after = program.chunks.slice(from);
     return {
       latency: after[0] ? after[0].at - pressed : undefined,
+      // On the epoch's scale, as the inbox's key trace is.
+      press: after[0]
+        ? { pressedAt: performance.timeOrigin + pressed, seenAt: performance.timeOrigin + after[0].at }
+        : undefined,
       bytes: after.reduce((sum, chunk) => sum + chunk.bytes, 0),
     };
   };
+  const inboxPresses: KeyPress[] = [];
   const keys = {
     inbox: { latencies: [] as number[], bytesPerJ: [] as number[] },
     list: { latencies: [] as number[], bytesPerJ: [] as number[] },
@@ -438,8 +461,9 @@ async function figures(work: string, hello: string, list: string) {
       ['inbox', inbox],
       ['list', bareList],
     ] as const) {
-      const { latency, bytes } = await press(program, key);
+      const { latency, press: timed, bytes } = await press(program, key);
       if (latency !== undefined) keys[name].latencies.push(latency);
+      if (timed && name === 'inbox') inboxPresses.push(timed);
       if (key === 'j') keys[name].bytesPerJ.push(bytes);
     }
   }
@@ -465,6 +489,11 @@ async function figures(work: string, hello: string, list: string) {
     budget: 'p50 ≤ 5 ms · p99 ≤ 8 ms',
     met: median(latencies) <= 5 && quantile(latencies, 0.99) <= 8,
   });
+  const keyTable = keySplitTable(splitKeys(inboxPresses, await readKeyTrace(keyTraceFile)));
+  if (keyTable)
+    phaseTables.push(
+      `Where a key's milliseconds go (the row "key (j/k) → first output byte"):\n\n${keyTable}`,
+    );
   rows.push({
     figure: `the second of two keys 20 ms apart → first output byte, ${PRESSES / 4} pairs`,
     inbox: `p50 ${fixed(median(quickSecond.inbox), 1)} ms · p99 ${fixed(quantile(quickSecond.inbox, 0.99), 1)} ms`,
