@@ -69,6 +69,7 @@ export function traceKeys(env: NodeJS.ProcessEnv, { stdin, stdout }: Streams): (
     pending ??= { readAt: epochNow(), clock: clock.read() };
   };
   const write = stdout.write;
+  const ownWrite = Object.hasOwn(stdout, 'write');
   // The stream's own write, wrapped on this one stream only while tracing: the moment a frame's bytes are
   // handed to the terminal is the end of a key's time, whoever writes them.
   stdout.write = function tracedWrite(this: NodeJS.WriteStream, ...args: unknown[]) {
@@ -93,7 +94,8 @@ export function traceKeys(env: NodeJS.ProcessEnv, { stdin, stdout }: Streams): (
   stdin.prependListener('data', onKey);
   return () => {
     stdin.off('data', onKey);
-    stdout.write = write;
+    if (ownWrite) stdout.write = write;
+    else delete (stdout as { write?: unknown }).write;
     clock.close();
   };
 }
