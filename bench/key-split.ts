@@ -1,7 +1,7 @@
 /**
  * Where a key's milliseconds go: each key the bench pressed (when it wrote the key, when the first byte
  * came back) set beside the inbox's key trace (src/ui-kit/key-trace.ts: when it read the key, when the
- * write after it returned, and its main thread's time on a CPU and waiting for one in between). All times
+ * write after it returned, and how long its main thread waited for a CPU in between). All times
  * are milliseconds since the epoch, each process's own `performance.timeOrigin + performance.now()`.
  */
 import type { KeyTraceLine } from '../src/ui-kit/key-trace.js';
@@ -18,12 +18,10 @@ export interface KeyParts {
   beforeRead: number;
   /** Read → the frame written. */
   inside: number;
-  /** Of `inside`, the main thread running (NaN where the trace has no thread times). */
-  onCpu: number;
-  /** Of `inside`, the main thread ready to run, waiting for a CPU (NaN as above). */
+  /** Of `inside`, the main thread ready to run, waiting for a CPU (NaN where the trace has no such time). */
   waiting: number;
-  /** Of `inside`, the main thread asleep: a timer, I/O (NaN as above). */
-  asleep: number;
+  /** Of `inside`, the rest: the main thread running, or blocked (on its own helper threads, I/O) (NaN as above). */
+  running: number;
   /** The frame written → its first byte read by the bench (the pseudo-terminal, the bench's own loop). */
   afterWrite: number;
   /** Key → first byte, the sum of the above. */
@@ -48,18 +46,15 @@ export function splitKeys(presses: readonly KeyPress[], lines: readonly KeyTrace
     );
     if (!line) return;
     const inside = Math.max(0, line.writtenAt - line.readAt);
-    const timed = line.onCpuMs !== undefined && line.waitingMs !== undefined;
-    // The thread's clock and the wall clock are read a few microseconds apart: the parts are kept inside.
-    const onCpu = timed ? Math.min(inside, Math.max(0, line.onCpuMs ?? 0)) : Number.NaN;
-    const waiting = timed ? Math.min(inside - onCpu, Math.max(0, line.waitingMs ?? 0)) : Number.NaN;
+    // The thread's count and the wall clock are read a few microseconds apart: the wait is kept inside.
+    const waiting = line.waitingMs === undefined ? Number.NaN : Math.min(inside, Math.max(0, line.waitingMs));
     const beforeRead = Math.max(0, line.readAt - press.pressedAt);
     const afterWrite = Math.max(0, press.seenAt - line.writtenAt);
     parts.push({
       beforeRead,
       inside,
-      onCpu,
       waiting,
-      asleep: inside - onCpu - waiting,
+      running: inside - waiting,
       afterWrite,
       total: beforeRead + inside + afterWrite,
     });
@@ -70,9 +65,8 @@ export function splitKeys(presses: readonly KeyPress[], lines: readonly KeyTrace
 const PART_LABELS: ReadonlyArray<[keyof KeyParts, string]> = [
   ['beforeRead', 'the key on its way, and the inbox busy with something else before reading it'],
   ['inside', 'read → its frame written'],
-  ['onCpu', '… of which the main thread running'],
   ['waiting', '… of which the main thread ready, waiting for a CPU (other threads, other processes)'],
-  ['asleep', '… of which the main thread asleep (a timer, I/O)'],
+  ['running', '… the rest: the main thread running (or blocked on its own helper threads, I/O)'],
   ['afterWrite', 'frame written → its first byte read by the bench (the pseudo-terminal, the bench itself)'],
   ['total', 'key → first byte'],
 ];
@@ -99,5 +93,5 @@ export function keySplitTable(parts: readonly KeyParts[]): string | undefined {
         `| ${label} | ${ms(mean(middle.map((each) => each[part])))} | ${ms(mean(slowest.map((each) => each[part])))} |`,
     ),
   ];
-  return `${lines.join('\n')}\n\n(${parts.length} keys; SHOP_INBOX_TRACE_KEYS, src/ui-kit/key-trace.ts; the main thread's times from /proc/thread-self/schedstat)`;
+  return `${lines.join('\n')}\n\n(${parts.length} keys; SHOP_INBOX_TRACE_KEYS, src/ui-kit/key-trace.ts; the main thread's wait for a CPU from /proc/thread-self/schedstat)`;
 }

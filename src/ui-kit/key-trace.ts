@@ -5,9 +5,11 @@
  * - `readAt`, `writtenAt`: when the key was read and when that write returned, in milliseconds since the
  *   epoch with a fraction (`performance.timeOrigin + performance.now()`), so that another process on the
  *   same machine (`npm run bench`, which pressed the key) can set them beside its own times;
- * - `onCpuMs`, `waitingMs`: of the time between the two, how long the main thread ran on a CPU and how long
- *   it was ready to run but waited for one (Linux's `/proc/thread-self/schedstat`; absent elsewhere). What
- *   is neither, the thread was asleep: waiting for a timer or for I/O.
+ * - `waitingMs`: of the time between the two, how long the main thread was ready to run but waited for a CPU
+ *   (Linux's `/proc/thread-self/schedstat`, its second field; absent elsewhere). The kernel adds a wait when
+ *   the thread is put on a CPU, so the count is exact whenever the main thread reads it, running. Its time
+ *   on a CPU is not given: the kernel's count of that (the first field) lags by up to a tick (4 ms at 250 Hz)
+ *   for a running thread, too coarse for a key of a few milliseconds.
  *
  * Keys read before that write (a burst) count from the first of them. `npm run bench` reads the file into
  * its "where a key's milliseconds go" table. Unset, nothing is hooked.
@@ -17,7 +19,6 @@ import { appendFileSync, closeSync, openSync, readSync } from 'node:fs';
 export interface KeyTraceLine {
   readAt: number;
   writtenAt: number;
-  onCpuMs?: number;
   waitingMs?: number;
 }
 
@@ -29,11 +30,11 @@ interface Streams {
 const epochNow = () => performance.timeOrigin + performance.now();
 
 /**
- * The main thread's time on a CPU and waiting for one, in ms, read from a descriptor opened once (a read
- * of it costs a few microseconds, inside the time measured). Opened on the main thread, so that
- * `thread-self` is that thread for as long as it is open.
+ * The main thread's time spent waiting for a CPU, in ms, read from a descriptor opened once (a read of it
+ * costs a few microseconds, inside the time measured). Opened on the main thread, so that `thread-self` is
+ * that thread for as long as it is open.
  */
-function mainThreadClock(): { read(): [number, number] | undefined; close(): void } {
+function mainThreadWaits(): { read(): number | undefined; close(): void } {
   let fd: number | undefined;
   try {
     fd = openSync('/proc/thread-self/schedstat', 'r');
@@ -46,8 +47,8 @@ function mainThreadClock(): { read(): [number, number] | undefined; close(): voi
       if (fd === undefined) return undefined;
       try {
         const length = readSync(fd, buffer, 0, buffer.length, 0);
-        const [onCpuNs, waitingNs] = buffer.toString('latin1', 0, length).split(' ');
-        return [Number(onCpuNs) / 1e6, Number(waitingNs) / 1e6];
+        const waitingNs = Number(buffer.toString('latin1', 0, length).split(' ')[1]);
+        return Number.isFinite(waitingNs) ? waitingNs / 1e6 : undefined;
       } catch {
         return undefined;
       }
@@ -63,10 +64,10 @@ function mainThreadClock(): { read(): [number, number] | undefined; close(): voi
 export function traceKeys(env: NodeJS.ProcessEnv, { stdin, stdout }: Streams): () => void {
   const file = env.SHOP_INBOX_TRACE_KEYS;
   if (!file) return () => {};
-  const clock = mainThreadClock();
-  let pending: { readAt: number; clock: [number, number] | undefined } | undefined;
+  const waits = mainThreadWaits();
+  let pending: { readAt: number; waited: number | undefined } | undefined;
   const onKey = () => {
-    pending ??= { readAt: epochNow(), clock: clock.read() };
+    pending ??= { readAt: epochNow(), waited: waits.read() };
   };
   const write = stdout.write;
   const ownWrite = Object.hasOwn(stdout, 'write');
@@ -76,12 +77,9 @@ export function traceKeys(env: NodeJS.ProcessEnv, { stdin, stdout }: Streams): (
     const result = (write as (...a: unknown[]) => boolean).apply(this, args);
     if (pending) {
       const writtenAt = epochNow();
-      const after = clock.read();
+      const waited = waits.read();
       const line: KeyTraceLine = { readAt: pending.readAt, writtenAt };
-      if (pending.clock && after) {
-        line.onCpuMs = after[0] - pending.clock[0];
-        line.waitingMs = after[1] - pending.clock[1];
-      }
+      if (pending.waited !== undefined && waited !== undefined) line.waitingMs = waited - pending.waited;
       pending = undefined;
       try {
         appendFileSync(file, `${JSON.stringify(line)}\n`, { mode: 0o600 });
@@ -96,6 +94,6 @@ export function traceKeys(env: NodeJS.ProcessEnv, { stdin, stdout }: Streams): (
     stdin.off('data', onKey);
     if (ownWrite) stdout.write = write;
     else delete (stdout as { write?: unknown }).write;
-    clock.close();
+    waits.close();
   };
 }

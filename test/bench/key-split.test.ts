@@ -15,16 +15,15 @@ describe('splitKeys', () => {
       { pressedAt: T + 250, seenAt: T + 270 },
     ];
     const lines = [
-      { readAt: T + 0.5, writtenAt: T + 5, onCpuMs: 3, waitingMs: 1 },
-      { readAt: T + 253, writtenAt: T + 262, onCpuMs: 4, waitingMs: 4.5 },
+      { readAt: T + 0.5, writtenAt: T + 5, waitingMs: 1 },
+      { readAt: T + 253, writtenAt: T + 262, waitingMs: 4.5 },
     ];
     const [first, second] = splitKeys(presses, lines);
     expect(first).toEqual({
       beforeRead: 0.5,
       inside: 4.5,
-      onCpu: 3,
       waiting: 1,
-      asleep: 0.5,
+      running: 3.5,
       afterWrite: 1,
       total: 6,
     });
@@ -34,7 +33,7 @@ describe('splitKeys', () => {
     for (const parts of [first, second]) {
       if (!parts) throw new Error('a press without its parts');
       expect(parts.beforeRead + parts.inside + parts.afterWrite).toBeCloseTo(parts.total, 9);
-      expect(parts.onCpu + parts.waiting + parts.asleep).toBeCloseTo(parts.inside, 9);
+      expect(parts.waiting + parts.running).toBeCloseTo(parts.inside, 9);
     }
   });
 
@@ -44,27 +43,27 @@ describe('splitKeys', () => {
       { pressedAt: T + 10, seenAt: T + 14 },
     ];
     // Only the second key was traced (the first drew nothing, or it came before the trace began).
-    const lines = [{ readAt: T + 11, writtenAt: T + 13, onCpuMs: 1, waitingMs: 0 }];
+    const lines = [{ readAt: T + 11, writtenAt: T + 13, waitingMs: 0 }];
     const parts = splitKeys(presses, lines);
     expect(parts).toHaveLength(1);
     expect(parts[0]?.total).toBe(4);
   });
 
-  it('keeps the thread times inside the time measured, and marks them unknown where the trace has none', () => {
+  it("keeps the thread's wait inside the time measured, and marks it unknown where the trace has none", () => {
     const presses = [
       { pressedAt: T, seenAt: T + 4 },
       { pressedAt: T + 100, seenAt: T + 104 },
     ];
     const lines = [
-      // The thread's clock read a little after the wall clock: more time running than between the marks.
-      { readAt: T + 1, writtenAt: T + 3, onCpuMs: 2.01, waitingMs: 0.2 },
+      // The thread's count read a little after the wall clock: more time waited than between the marks.
+      { readAt: T + 1, writtenAt: T + 3, waitingMs: 2.01 },
       { readAt: T + 101, writtenAt: T + 103 },
     ];
     const [timed, untimed] = splitKeys(presses, lines);
-    expect(timed).toMatchObject({ inside: 2, onCpu: 2, waiting: 0, asleep: 0 });
+    expect(timed).toMatchObject({ inside: 2, waiting: 2, running: 0 });
     expect(untimed?.inside).toBe(2);
-    expect(untimed?.onCpu).toBeNaN();
-    expect(untimed?.asleep).toBeNaN();
+    expect(untimed?.waiting).toBeNaN();
+    expect(untimed?.running).toBeNaN();
   });
 });
 
@@ -77,7 +76,6 @@ describe('keySplitTable', () => {
     const lines = presses.map((press, index) => ({
       readAt: press.pressedAt + 0.5,
       writtenAt: press.seenAt - 0.5,
-      onCpuMs: index < 98 ? 3 : 8,
       waitingMs: index < 98 ? 0.5 : 10,
     }));
     const table = keySplitTable(splitKeys(presses, lines)) ?? '';
@@ -91,18 +89,18 @@ describe('keySplitTable', () => {
     expect(table).toContain('keys around the median (10)');
     expect(table).toContain('the slowest 2 % (2)');
     expect(row('key → first byte')).toEqual([5, 20]);
-    expect(row('… of which the main thread running')).toEqual([3, 8]);
+    expect(row('read → its frame written')).toEqual([4, 19]);
     expect(row('… of which the main thread ready, waiting for a CPU')).toEqual([0.5, 10]);
-    expect(row('… of which the main thread asleep')).toEqual([0.5, 1]);
+    expect(row('… the rest: the main thread running')).toEqual([3.5, 9]);
     expect(row('the key on its way')).toEqual([0.5, 0.5]);
     expect(row('frame written')).toEqual([0.5, 0.5]);
   });
 
-  it('says n/a for the thread times of a trace without them, and nothing for no keys', () => {
+  it("says n/a for the thread's wait of a trace without it, and nothing for no keys", () => {
     const table = keySplitTable(
       splitKeys([{ pressedAt: T, seenAt: T + 5 }], [{ readAt: T + 1, writtenAt: T + 4 }]),
     );
-    expect(table).toMatch(/\| … of which the main thread running \| n\/a \| n\/a \|/);
+    expect(table).toMatch(/\| … the rest: the main thread running [^|]*\| n\/a \| n\/a \|/);
     expect(table).toMatch(/\| read → its frame written \| 3\.0 \| 3\.0 \|/);
     expect(keySplitTable([])).toBeUndefined();
   });
