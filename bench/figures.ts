@@ -197,29 +197,23 @@ const signed = (value: number) => (value >= 0 ? `+${fixed(value, 1)}` : fixed(va
 /** The phases of one start, from the CLI's start trace (src/ui-kit/start-trace.ts): ms and CPU ms since the process started. */
 type StartTrace = Map<string, { ms: number; cpuMs: number }>;
 
-async function readStartTrace(file: string): Promise<StartTrace | undefined> {
-  try {
-    const lines = (await readFile(file, 'utf8')).trim().split('\n');
-    await rm(file, { force: true });
-    const marks = lines.map((line) => JSON.parse(line) as { phase: string; ms: number; cpuMs: number });
-    return new Map(marks.map(({ phase, ms, cpuMs }) => [phase, { ms, cpuMs }]));
-  } catch {
-    return undefined; // A build without the trace.
-  }
-}
-
-/** The inbox's key trace (src/ui-kit/key-trace.ts); none from a build without it. */
-async function readKeyTrace(file: string): Promise<KeyTraceLine[]> {
+/** A trace file's JSON lines (the start and key traces); undefined where there is none (a build without it). */
+async function readTraceLines<Line>(file: string): Promise<Line[] | undefined> {
   try {
     const text = await readFile(file, 'utf8');
     return text
-      .trim()
       .split('\n')
       .filter(Boolean)
-      .map((line) => JSON.parse(line) as KeyTraceLine);
+      .map((line) => JSON.parse(line) as Line);
   } catch {
-    return [];
+    return undefined;
   }
+}
+
+async function readStartTrace(file: string): Promise<StartTrace | undefined> {
+  const marks = await readTraceLines<{ phase: string; ms: number; cpuMs: number }>(file);
+  await rm(file, { force: true });
+  return marks && new Map(marks.map(({ phase, ms, cpuMs }) => [phase, { ms, cpuMs }]));
 }
 
 /** Each phase of the start, from the mark before it to its own. */
@@ -489,7 +483,9 @@ async function figures(work: string, hello: string, list: string) {
     budget: 'p50 ≤ 5 ms · p99 ≤ 8 ms',
     met: median(latencies) <= 5 && quantile(latencies, 0.99) <= 8,
   });
-  const keyTable = keySplitTable(splitKeys(inboxPresses, await readKeyTrace(keyTraceFile)));
+  const keyTable = keySplitTable(
+    splitKeys(inboxPresses, (await readTraceLines<KeyTraceLine>(keyTraceFile)) ?? []),
+  );
   if (keyTable)
     phaseTables.push(
       `Where a key's milliseconds go (the row "key (j/k) → first output byte"):\n\n${keyTable}`,
