@@ -2,8 +2,9 @@
  * Thread: the lead highlighted in the list it came from (the Inbox, unless
  * enter in Contacts or i chose another; see threadSubject), at every size,
  * named with its phone in the title: its contact, the latest consent record
- * and the texts, oldest first, with what this process sent (sending, sent,
- * waiting, failed) at the end. The service truncates message bodies; the
+ * and the texts, oldest first, those sent from here among them by the time
+ * they were sent, and at the end what the service has not taken yet (sending,
+ * waiting, failed). The service truncates message bodies; the
  * pane says so. `c` here texts exactly the person the title names.
  */
 

@@ -305,18 +305,42 @@ function makeThreadEntries(state: AppState): ThreadEntry[] {
     }
     return entry;
   };
-  return [
-    ...threadMessages(state).map((message) =>
-      entryOf(messageEntries, message, () => ({ kind: 'message', message })),
-    ),
-    ...threadOutbox(state).map(({ text, filedUnder }) => {
-      const entry = entryOf(outgoingEntries, text, () => ({ kind: 'outgoing', text }));
-      if (entry.kind === 'outgoing' && entry.filedUnder === filedUnder) return entry;
-      const moved: ThreadEntry = { kind: 'outgoing', text, ...(filedUnder ? { filedUnder } : {}) };
-      outgoingEntries.set(text, moved);
-      return moved;
-    }),
-  ];
+  const messages = threadMessages(state).map((message) =>
+    entryOf(messageEntries, message, () => ({ kind: 'message', message })),
+  );
+  const outgoing = threadOutbox(state).map(({ text, filedUnder }) => {
+    const entry = entryOf(outgoingEntries, text, () => ({ kind: 'outgoing', text }));
+    if (entry.kind === 'outgoing' && entry.filedUnder === filedUnder) return entry;
+    const moved: ThreadEntry = { kind: 'outgoing', text, ...(filedUnder ? { filedUnder } : {}) };
+    outgoingEntries.set(text, moved);
+    return moved;
+  });
+  return inTimeOrder(messages, outgoing);
+}
+
+/**
+ * A text sent from here that the service has taken sits among the thread's texts by the time it was sent
+ * (a customer's answer after it comes after it, also when the shop listed it under another lead); one the
+ * service has not taken yet (sending, waiting to be tried again, failed) stays at the end, where what still
+ * needs a look is.
+ */
+function inTimeOrder(messages: ThreadEntry[], outgoing: ThreadEntry[]): ThreadEntry[] {
+  const taken = (entry: ThreadEntry) =>
+    entry.kind === 'outgoing' && (entry.text.state === 'sent' || entry.text.state === 'replayed');
+  const sentAt = (entry: ThreadEntry) => (entry.kind === 'outgoing' ? entry.text.confirmedAt : 0);
+  const placed = outgoing.filter(taken).sort((a, b) => sentAt(a) - sentAt(b));
+  if (placed.length === 0) return [...messages, ...outgoing];
+  const entries: ThreadEntry[] = [];
+  let next = 0;
+  for (const entry of messages) {
+    const at = entry.kind === 'message' ? Date.parse(entry.message.occurred_at) : 0;
+    while (next < placed.length && sentAt(placed[next] as ThreadEntry) < at) {
+      entries.push(placed[next] as ThreadEntry);
+      next += 1;
+    }
+    entries.push(entry);
+  }
+  return [...entries, ...placed.slice(next), ...outgoing.filter((entry) => !taken(entry))];
 }
 
 /** The latest consent record known for a contact, from any lead of theirs already loaded. */

@@ -115,6 +115,15 @@ describe('a reply the shop files under another lead of the contact', () => {
       (frame, state) => threadLeadId(state) === older.id && frame.includes('filed it under'),
     );
     expect(occurrences(back, body.slice(0, 40))).toBe(1);
+
+    // The customer answers in this thread: the answer comes after the text sent from here, which stays
+    // where it was sent, though the shop listed it elsewhere.
+    s.sim.receiveText(older.id, 'Great, talk soon');
+    await tui.press('r');
+    const answered = (await tui.waitFor('Great, talk soon')).split('\n');
+    const sentRow = answered.findIndex((line) => line.includes('▶ you'));
+    expect(sentRow).toBeGreaterThan(-1);
+    expect(sentRow).toBeLessThan(answered.findIndex((line) => line.includes('Great, talk soon')));
   });
 
   it('enter on a text the shop lists in this very thread says there is nothing to open', async () => {
