@@ -67,6 +67,48 @@ describe('message log', () => {
     expect(tui.state().logOpen).toBe(false);
   });
 
+  it('at 80×24, shows as many whole notices as fit under its title, and how many older ones are below', async () => {
+    const tui = await startTui({ columns: 80, rows: 24, intervals: QUIET });
+    await firstLoad(tui, startupLoaded);
+    const base = Date.now();
+    // Notices of one to three lines at this width, and one longer than the whole log.
+    for (let i = 0; i < 17; i++) {
+      const text =
+        i === 16
+          ? `notice ${i}: ${'a very long error from the service '.repeat(40)}end`
+          : `notice ${i}: Inbox: oldest first.${' The callbacks waiting longest come first.'.repeat(i % 3)}`;
+      tui.session.store.setState({ notice: { text, tone: 'info', at: base + i * 1000 } });
+    }
+    await tui.press('L');
+    let frame = plain(await tui.waitFor('Message log — 17 messages, newest first'));
+    const rows = lines(frame);
+    expect(rows.every((row) => [...row].length <= 80)).toBe(true);
+    // The border's top, the title under it, the notices, the mark, the border's bottom: nothing drawn over.
+    const top = rows.findIndex((row) => row.startsWith('╔'));
+    expect(rows[top + 1]).toMatch(/^║ Message log — 17 messages, newest first +║$/);
+    expect(rows.findIndex((row) => row.startsWith('╚'))).toBeGreaterThan(top + 2);
+    // The newest is longer than the room: cut, and the rest are below it.
+    expect(rows[top + 2]).toMatch(/^║ \d\d:\d\d:\d\d notice 16: a very long error/);
+    expect(frame).toContain('▼ 16 older below (j)');
+    expect(frame).toMatch(/…\s*║/);
+
+    // One older: whole notices from the 15th on, each once, with the count of those below still right.
+    await tui.press('j');
+    frame = plain(await tui.waitFor('1 newer above (k)'));
+    const text = logText(frame);
+    const older = Number(/▼ (\d+) older below/.exec(frame)?.[1]);
+    const shown = [...text.matchAll(/notice (\d+):/g)].map((match) => Number(match[1]));
+    expect(shown[0]).toBe(15);
+    expect(shown).toEqual(Array.from({ length: shown.length }, (_, index) => 15 - index));
+    expect(shown.length + older).toBe(16);
+    expect(shown.length).toBeGreaterThan(3);
+    expect(text).toContain(
+      'notice 14: Inbox: oldest first. The callbacks waiting longest come first. The callbacks',
+    );
+    await tui.press(KEYS.escape);
+    await tui.waitFor((frame) => !frame.includes('Message log'));
+  });
+
   it(`keeps the last ${LOG_LIMIT} notices`, async () => {
     const tui = await startTui({ columns: 80, rows: 30, intervals: QUIET });
     await firstLoad(tui, startupLoaded);

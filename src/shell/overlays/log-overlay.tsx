@@ -4,6 +4,9 @@
  * message): it passes the one Text component like everything else.
  */
 import { Box } from 'ink';
+import type { Notice } from '../../store/app-store.js';
+import { displayText } from '../../text/display.js';
+import { wrapLines } from '../../text/wrap-lines.js';
 import { useAppState, useTheme } from '../../ui-kit/app-context.js';
 import { OverlayBox } from '../../ui-kit/components/overlay-box.js';
 import { Text } from '../../ui-kit/components/text.js';
@@ -20,13 +23,68 @@ const clock = (at: number) => {
     .join(':');
 };
 
+/** The time's column: "14:03:07" and a space. */
+const TIME_WIDTH = 9;
+
+interface LogRow {
+  at: number;
+  tone: Notice['tone'];
+  /** The notice's first line, which carries its time. */
+  head: boolean;
+  text: string;
+}
+
+/**
+ * The notices from `first` on, as the rows they take when wrapped to `width`, as many as `room` rows hold;
+ * when not all do, one row is kept for the mark of those left below. A notice longer than the whole room is
+ * cut, its last row ending in "…". `older`: the notices below the last one shown.
+ */
+export function logRows(
+  newestFirst: readonly Notice[],
+  first: number,
+  room: number,
+  width: number,
+): { rows: LogRow[]; older: number } {
+  const wrapped = newestFirst
+    .slice(first)
+    .map((notice) =>
+      wrapLines(displayText(block(notice.text)), width).map((text, line) => ({
+        at: notice.at,
+        tone: notice.tone,
+        head: line === 0,
+        text,
+      })),
+    );
+  const total = wrapped.reduce((sum, lines) => sum + lines.length, 0);
+  const space = total <= room ? room : Math.max(1, room - 1);
+  const rows: LogRow[] = [];
+  let shown = 0;
+  for (const lines of wrapped) {
+    if (rows.length + lines.length > space) {
+      if (shown === 0) {
+        const kept = lines.slice(0, space);
+        const last = kept.at(-1);
+        if (last) kept[kept.length - 1] = { ...last, text: `${last.text.slice(0, Math.max(0, width - 1))}…` };
+        rows.push(...kept);
+        shown = 1;
+      }
+      break;
+    }
+    rows.push(...lines);
+    shown += 1;
+  }
+  return { rows, older: wrapped.length - shown };
+}
+
 export function LogOverlay({ height }: { height: number }) {
   const theme = useTheme();
   const log = useAppState((state) => state.log);
   const scroll = useAppState((state) => state.logScroll);
+  const columns = useAppState((state) => state.columns);
   const newestFirst = [...log].reverse();
   const first = Math.max(0, Math.min(scroll, newestFirst.length - 1));
-  const shown = newestFirst.slice(first, first + Math.max(1, height - 3));
+  // Inside the double border (2 rows, 2 columns) and its padding (2 columns), under the title.
+  const { rows, older } = logRows(newestFirst, first, Math.max(1, height - 3), columns - 4 - TIME_WIDTH);
   return (
     <OverlayBox
       height={height}
@@ -39,19 +97,22 @@ export function LogOverlay({ height }: { height: number }) {
       }
     >
       {log.length === 0 ? <Text dimColor>No messages yet.</Text> : null}
-      {shown.map((notice, index) => (
+      {rows.map((row, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: two notices can share their time and text; a place in the log is unique
-        <Box key={`${notice.at}-${first + index}`} flexShrink={0}>
-          <Box width={9} flexShrink={0}>
-            <Text dimColor>{clock(notice.at)}</Text>
+        <Box key={`${row.at}-${first}-${index}`} flexShrink={0}>
+          <Box width={TIME_WIDTH} flexShrink={0}>
+            <Text dimColor>{row.head ? clock(row.at) : ''}</Text>
           </Box>
-          <Box flexGrow={1} flexBasis={0}>
-            <Text wrap="wrap" {...fg(TONE_ROLE[notice.tone] && theme[TONE_ROLE[notice.tone] ?? 'danger'])}>
-              {block(notice.text)}
-            </Text>
-          </Box>
+          <Text wrap="truncate-end" {...fg(TONE_ROLE[row.tone] && theme[TONE_ROLE[row.tone] ?? 'danger'])}>
+            {row.text}
+          </Text>
         </Box>
       ))}
+      {older > 0 ? (
+        <Box flexShrink={0}>
+          <Text dimColor>{`▼ ${older} older below (j)`}</Text>
+        </Box>
+      ) : null}
     </OverlayBox>
   );
 }

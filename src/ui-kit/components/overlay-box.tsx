@@ -30,9 +30,12 @@ export function OverlayBox({
       paddingX={1}
       overflow="hidden"
     >
-      <Text bold color={theme[colour]} wrap="truncate-end">
-        {title}
-      </Text>
+      {/* The title keeps its row whatever the content below asks for. */}
+      <Box flexShrink={0}>
+        <Text bold color={theme[colour]} wrap="truncate-end">
+          {title}
+        </Text>
+      </Box>
       {children}
     </Box>
   );
