@@ -129,10 +129,8 @@ export function threadWindow(
     room = next;
   }
   const shown = Math.min(room, total - top);
+  // A text cut at the top, its first line out of sight, counts: the mark says there is more above it.
   const earlier = new Set(lines.slice(0, top).map((line) => line.entry));
-  // A text cut at the top is shown in part: it counts as earlier only if its first line is out of sight.
-  const topEntry = lines[top]?.entry;
-  if (topEntry !== undefined && lines[top]?.head !== true) earlier.delete(topEntry);
   const newer = new Set(
     lines
       .slice(top + shown)

@@ -82,4 +82,49 @@ describe('thread scrolling', () => {
     frame = plain(await tui.waitFor('ELEVENTH arrives'));
     expect(frame).toMatch(/▲ \d+ earlier texts/);
   });
+
+  it('at 80×24, marks a text whose first lines are above the view, and leaves no row empty', async () => {
+    const tui = await startTui({ columns: 80, rows: 24, intervals: QUIET });
+    await firstLoad(tui, startupLoaded);
+    const lead = selectedLead(tui.state());
+    if (!lead) throw new Error('no lead');
+    const messages = (
+      tui.s.sim.shops.main.leads.find((candidate) => candidate.id === lead.id) as never as {
+        messages: Array<Record<string, unknown>>;
+      }
+    ).messages;
+    const base = Date.now() - 3_600_000;
+    messages.splice(0);
+    messages.push(
+      {
+        id: 'msg_cut_1',
+        direction: 'inbound',
+        body: `START-OF-ONE ${'the water heater in the basement is leaking onto '.repeat(8)}`,
+        occurredAt: base,
+      },
+      ...['two', 'three', 'four', 'five'].map((word, index) => ({
+        id: `msg_cut_${index + 2}`,
+        direction: index % 2 ? 'inbound' : 'outbound',
+        body: `Text number ${word}`,
+        occurredAt: base + (index + 1) * 60_000,
+      })),
+    );
+    await tui.press(KEYS.enter);
+    const frame = plain(await tui.waitFor('Text number five'));
+    // The oldest (as long as the service lets a text be) is cut at the top: its end is in view, its start
+    // is not, and the mark says so.
+    expect(frame).toContain('leaking onto');
+    expect(frame).not.toContain('START-OF-ONE');
+    const rows = lines(frame);
+    const mark = rows.findIndex((line) => line.includes('▲ 1 earlier text (k)'));
+    expect(mark).toBeGreaterThan(-1);
+    // From the mark to the pane's bottom border, every row holds a line of the thread.
+    const bottom = rows.findIndex((line, index) => index > mark && /^[└╰╚]/.test(line));
+    expect(bottom).toBeGreaterThan(mark);
+    for (const line of rows.slice(mark, bottom))
+      expect(line.replace(/^[│║]\s*/, '').replace(/\s*[│║]$/, '')).not.toBe('');
+    // g selects the oldest: it is shown from its first line.
+    await tui.press('g');
+    expect(plain(tui.frame())).toContain('START-OF-ONE');
+  });
 });
