@@ -7,7 +7,7 @@
  */
 import type { Action } from '../contract/resources.js';
 import type { ApprovalFact, AppState, ConfirmApprove, DraftedReply } from '../store/app-store.js';
-import { age, block, dateTime, enumLabel, oneLine, stars } from '../ui-kit/format.js';
+import { ago, block, dateTime, enumLabel, oneLine, stars } from '../ui-kit/format.js';
 
 const KNOWN_FIELDS = new Set(['id', 'kind', 'status', 'generated_at']);
 
@@ -54,12 +54,13 @@ export function approvalFacts(
   action: Pick<Action, 'id' | 'kind' | 'generated_at'> & Partial<Action>,
   now: number,
 ): ApprovalFact[] {
+  const since = ago(action.generated_at, now);
   const facts: ApprovalFact[] = [
     { label: 'Kind', text: `${enumLabel(action.kind)} (${oneLine(action.kind)})` },
     { label: 'Action', text: oneLine(action.id) },
     {
       label: 'Generated',
-      text: `${dateTime(action.generated_at)} (${age(action.generated_at, now)} ago)`,
+      text: since ? `${dateTime(action.generated_at)} (${since})` : dateTime(action.generated_at),
     },
   ];
   if (action.status !== undefined) facts.push({ label: 'Status', text: enumLabel(action.status) });

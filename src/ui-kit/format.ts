@@ -22,6 +22,13 @@ export function age(timestamp: string | null | undefined, now: number): string {
   return `${Math.floor(hours / 24)}d`;
 }
 
+/** "just now", "12m ago": how long ago, as a phrase; undefined for a time that is missing or not one. */
+export function ago(timestamp: string | null | undefined, now: number): string | undefined {
+  const compact = age(timestamp, now);
+  if (compact === '—' || compact === '?') return undefined;
+  return compact === 'now' ? 'just now' : `${compact} ago`;
+}
+
 /** "2026-11-21 14:05" in the local time zone: message and review times. */
 export function dateTime(timestamp: string | null | undefined): string {
   if (!timestamp) return '—';
