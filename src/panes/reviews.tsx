@@ -234,7 +234,7 @@ export const reviewsPane: PaneDescriptor = {
       mode: 'pane',
       pane: 'reviews',
       keys: ['a'],
-      label: 'approve the selected pending action (asks y/n)',
+      label: 'approve the reply drafted here for the selected review (asks y/n)',
       hint: 'approve draft',
       writes: true,
       when: (context) => {
