@@ -167,10 +167,21 @@ export function createController(options: ControllerOptions) {
 
   const resetSelection = (id: PaneId) => setSelection(id, noSelection);
 
-  /** Another list in a pane, as staff chose (a filter, a status): its selection starts again at the top. */
+  /**
+   * Another list in a pane, as staff chose (a filter, a status): the record they had selected stays
+   * selected when the new list has it (w from a lead that waits for a reply); else the selection starts
+   * again at the top.
+   */
   const showList = (id: PaneId, update: Partial<AppState>) => {
+    const before = listOf(id);
+    const row = before?.rows[selectedIndex(id)];
+    const keptId = before && row !== undefined ? before.rowId(row) : undefined;
     set(update);
-    resetSelection(id);
+    const after = listOf(id);
+    const at =
+      after && keptId !== undefined ? after.rows.findIndex((each) => after.rowId(each) === keptId) : -1;
+    if (after && at >= 0) setSelection(id, selectRow(after, at));
+    else resetSelection(id);
   };
 
   // --- the thread ------------------------------------------------------------

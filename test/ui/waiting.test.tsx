@@ -126,6 +126,41 @@ describe('waiting for a reply', () => {
     await tui.waitFor(/Inbox — open leads/);
   });
 
+  it('w keeps the lead staff had selected when the other list has it, and starts at the top when it does not', async () => {
+    const { clock, s, first, second } = await twoCustomersWrite();
+    const tui = await startTui({
+      sim: s,
+      columns: 120,
+      rows: 40,
+      now: clock.now,
+      intervals: { ...QUIET, pacedMs: 50 },
+    });
+    await firstLoad(tui, startupLoaded);
+    await tui.waitFor((_f, state) => bothRead([first.lead.id, second.lead.id])(state), 10_000);
+    const inOpen = inboxRows(tui.state()).findIndex((row) => row.id === second.lead.id);
+    await tui.press('g', ...Array.from({ length: inOpen }, () => 'j'));
+    expect(selectedLead(tui.state())?.id).toBe(second.lead.id);
+
+    // Open leads → waiting: the same lead, now on the waiting list's second row, and its thread beside it.
+    await tui.run('waiting');
+    await tui.waitFor(/Inbox — waiting for a reply/);
+    expect(selectedLead(tui.state())?.id).toBe(second.lead.id);
+    expect(threadLeadId(tui.state())).toBe(second.lead.id);
+    // And back.
+    await tui.run('waiting');
+    await tui.waitFor(/Inbox — open leads/);
+    expect(selectedLead(tui.state())?.id).toBe(second.lead.id);
+
+    // A lead that does not wait: the waiting list starts at its top.
+    const other = inboxRows(tui.state()).findIndex(
+      (row) => row.id !== first.lead.id && row.id !== second.lead.id,
+    );
+    await tui.press('g', ...Array.from({ length: other }, () => 'j'));
+    await tui.run('waiting');
+    await tui.waitFor(/Inbox — waiting for a reply/);
+    expect(selectedLead(tui.state())?.id).toBe(inboxRows(tui.state())[0]?.id);
+  });
+
   it('an inbound text is unread ● until its thread is open; e (done) takes it off the list until the customer writes again, unread', async () => {
     // The simulator keeps this box's time, as the session's thread copies do: nothing here depends on the
     // time of day, and a text is matched by reading its thread after it came (src/store/selectors.ts).
