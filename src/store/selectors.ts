@@ -13,6 +13,7 @@ import type {
   Review,
 } from '../contract/resources.js';
 import { recipientLabel } from '../text/recipient.js';
+import { searchFold } from '../text/search-fold.js';
 import type { AppState, ComposerTarget, OutgoingText, PaneId } from './app-store.js';
 import { inboundId } from './seen.js';
 import { type ListShape, noSelection, type Selection, selectedIndexIn } from './selection.js';
@@ -22,16 +23,17 @@ import { waitingConversations } from './waiting.js';
 const digitsOf = (text: string) => text.replace(/\D/g, '');
 
 /**
- * A filter's words against a row's fields, ignoring case. A query made of digits and phone punctuation
- * ("(503) 555-01", "503.555") also matches the digits of a field, whatever its formatting ("+15035550105").
+ * A filter's words against a row's fields, ignoring case and accents ("renee" finds "Renée"). A query made
+ * of digits and phone punctuation ("(503) 555-01", "503.555") also matches the digits of a field, whatever
+ * its formatting ("+15035550105").
  */
 export const matches = (needle: string, ...fields: Array<string | null | undefined>) => {
-  const query = needle.trim().toLowerCase();
+  const query = searchFold(needle.trim());
   if (!query) return true;
   const digits = /^[\d\s()+.\-/]+$/.test(query) ? digitsOf(query) : '';
   return fields.some(
     (field) =>
-      field?.toLowerCase().includes(query) ||
+      (field && searchFold(field).includes(query)) ||
       (digits.length >= 3 && field && digitsOf(field).includes(digits)),
   );
 };
