@@ -43,7 +43,7 @@ import {
   targetFromLead,
   threadLeadId,
   threadSubject,
-  unsentCount,
+  unsentTexts,
 } from '../store/selectors.js';
 import { insertableText } from '../text/text-filter.js';
 import { copyableText, osc52 } from '../ui-kit/clipboard.js';
@@ -508,8 +508,9 @@ export function createController(options: ControllerOptions) {
   };
 
   const requestQuit = (batch: number) => {
-    const unsent = unsentCount(get());
-    if (unsent > 0) return ask({ kind: 'confirm-quit', unsent }, batch);
+    const { typed, sending } = unsentTexts(get());
+    const unsent = typed.length + sending.length;
+    if (unsent > 0) return ask({ kind: 'confirm-quit', unsent, typed, sending }, batch);
     services.quit();
   };
 

@@ -167,7 +167,14 @@ export interface ConfirmApprove {
 export type Prompt =
   | ConfirmSend
   | ConfirmApprove
-  | { kind: 'confirm-quit'; unsent: number }
+  | {
+      kind: 'confirm-quit';
+      unsent: number;
+      /** Whom the texts typed and not sent are for, where the inbox knows (a lead still being read may not). */
+      typed: Array<{ name: string; phone: string } | undefined>;
+      /** Whom the texts still sending go to. */
+      sending: Array<{ name: string; phone: string }>;
+    }
   /**
    * Switching shops while a text is typed or still sending for this one (`from`): the typed ones are
    * dropped, the sending ones go on in the background (their recipients, to say so).
@@ -638,4 +645,6 @@ export const WIDE_COLUMNS = 120;
 export const isWide = (state: Pick<AppState, 'columns'>) => state.columns >= WIDE_COLUMNS;
 
 /** Where text typed for a lead whose contact is still being read is kept. */
-export const waitingKey = (leadId: string) => `lead:${leadId}`;
+/** How `composed` names text typed for a lead still being read. */
+export const WAITING_KEY_PREFIX = 'lead:';
+export const waitingKey = (leadId: string) => `${WAITING_KEY_PREFIX}${leadId}`;

@@ -12,9 +12,15 @@ import type {
   Message,
   Review,
 } from '../contract/resources.js';
-import { recipientLabel } from '../text/recipient.js';
+import { type Recipient, recipientLabel } from '../text/recipient.js';
 import { searchFold } from '../text/search-fold.js';
-import type { AppState, ComposerTarget, OutgoingText, PaneId } from './app-store.js';
+import {
+  type AppState,
+  type ComposerTarget,
+  type OutgoingText,
+  type PaneId,
+  WAITING_KEY_PREFIX,
+} from './app-store.js';
 import { inboundId } from './seen.js';
 import { type ListShape, noSelection, type Selection, selectedIndexIn } from './selection.js';
 import { type ListedText, pairSentCopies, type SentCopy } from './sent-copies.js';
@@ -502,9 +508,47 @@ export function repliedFromHere(state: AppState, leadId: string): boolean {
   );
 }
 
-export const unsentCount = (state: AppState) =>
-  state.outbox.filter((text) => text.state === 'sending' || text.state === 'waiting').length +
-  Object.values(state.composed).filter((line) => line.text.trim().length > 0).length;
+/** A contact's name and number as the reads so far give them: a thread's contact, the contacts page, an Inbox row. */
+function recipientOf(state: AppState, contactId: string): Recipient | undefined {
+  for (const lead of Object.values(state.leads)) {
+    const contact = lead.data?.contact;
+    if (contact?.id === contactId) return { name: contact.name, phone: contact.phone };
+  }
+  const listed = state.contacts.data?.items.find((contact) => contact.id === contactId);
+  return listed ? { name: listed.name, phone: listed.phone } : undefined;
+}
+
+/** The lead's caller, as a list read names them: for text typed while the lead itself was still read. */
+function callerOf(state: AppState, leadId: string): Recipient | undefined {
+  for (const filter of ['open', 'callbacks'] as const) {
+    const row = state.inbox[filter].data?.open_leads.find((lead) => lead.id === leadId);
+    if (row) return { name: row.contact_name, phone: row.caller_phone };
+  }
+  return undefined;
+}
+
+/** What quitting now would leave behind: texts typed and not sent, and texts still sending, with whom for. */
+export function unsentTexts(state: AppState): {
+  typed: Array<Recipient | undefined>;
+  sending: Recipient[];
+} {
+  const typed = Object.entries(state.composed)
+    .filter(([, line]) => line.text.trim().length > 0)
+    .map(([key]) =>
+      key.startsWith(WAITING_KEY_PREFIX)
+        ? callerOf(state, key.slice(WAITING_KEY_PREFIX.length))
+        : recipientOf(state, key),
+    );
+  const sending = state.outbox
+    .filter((text) => text.state === 'sending' || text.state === 'waiting')
+    .map((text) => ({ name: text.contactName, phone: text.phone }));
+  return { typed, sending };
+}
+
+export const unsentCount = (state: AppState) => {
+  const { typed, sending } = unsentTexts(state);
+  return typed.length + sending.length;
+};
 
 /** How many list rows fit in a pane at the current terminal size. */
 export const pageSize = (state: Pick<AppState, 'rows'>) => Math.max(1, state.rows - 9);

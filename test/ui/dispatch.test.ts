@@ -99,7 +99,7 @@ describe('contextOf: which context decides what a key does', () => {
       fc.property(flags, (drawn) => {
         const target = { contactId: 'c1', name: 'Ray', phone: '+15035550100' };
         const prompt = drawn.quitQuestion
-          ? { kind: 'confirm-quit' as const, unsent: 1 }
+          ? { kind: 'confirm-quit' as const, unsent: 1, typed: [target], sending: [] }
           : drawn.prompt === 'approve'
             ? { kind: 'confirm-approve' as const, actionId: 'a1', label: 'x', facts: [], scroll: 0 }
             : drawn.prompt === undefined
@@ -258,7 +258,13 @@ describe('the dispatcher', () => {
     // A text is typed for someone: q asks first. The "y" read with that q is no answer.
     s.store.setState({ composed: { c1: lineOf('on my way') } });
     s.press('qy');
-    expect(s.store.getState().prompt).toEqual({ kind: 'confirm-quit', unsent: 1 });
+    // c1 is no contact the reads know: the question counts the text, naming no one.
+    expect(s.store.getState().prompt).toEqual({
+      kind: 'confirm-quit',
+      unsent: 1,
+      typed: [undefined],
+      sending: [],
+    });
     expect(s.quits).toBe(0);
     s.press('y');
     expect(s.store.getState().prompt).toBeUndefined();

@@ -52,7 +52,10 @@ describe.each([
 
     await tui.press(key);
     const asking = await tui.waitFor(QUIT_PROMPT);
-    expect(asking).toContain('A text is typed or still sending.');
+    // Whom the text is for, by name and number.
+    expect(asking).toContain(
+      `Quit anyway? y/n · a text to ${contact.name} (${contact.phone}) is typed, not sent`,
+    );
     expect(tui.quitRequested).toBe(false);
 
     await tui.press('n');

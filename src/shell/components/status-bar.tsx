@@ -13,6 +13,7 @@ import { Text } from '../../ui-kit/components/text.js';
 import { oneLine, updatedAgo } from '../../ui-kit/format.js';
 import { displayKey } from '../../ui-kit/input/key-event.js';
 import { contextOf } from '../commands/dispatch.js';
+import { quitQuestion } from '../quit-question.js';
 import { switchShopQuestion } from '../switch-shop-question.js';
 
 /** A notice stays this long; errors stay until the next notice. */
@@ -62,8 +63,7 @@ function PromptText({ prompt }: { prompt: NonNullable<AppState['prompt']> }) {
     case 'confirm-quit':
       return (
         <Text color={theme.warning} bold wrap="truncate-end">
-          {prompt.unsent === 1 ? 'A text is' : `${prompt.unsent} texts are`} typed or still sending. Quit
-          anyway? y/n
+          {quitQuestion(prompt)}
         </Text>
       );
   }

@@ -45,16 +45,14 @@ export function logRows(
   room: number,
   width: number,
 ): { rows: LogRow[]; older: number } {
-  const wrapped = newestFirst
-    .slice(first)
-    .map((notice) =>
-      wrapLines(displayText(block(notice.text)), width).map((text, line) => ({
-        at: notice.at,
-        tone: notice.tone,
-        head: line === 0,
-        text,
-      })),
-    );
+  const wrapped = newestFirst.slice(first).map((notice) =>
+    wrapLines(displayText(block(notice.text)), width).map((text, line) => ({
+      at: notice.at,
+      tone: notice.tone,
+      head: line === 0,
+      text,
+    })),
+  );
   const total = wrapped.reduce((sum, lines) => sum + lines.length, 0);
   const space = total <= room ? room : Math.max(1, room - 1);
   const rows: LogRow[] = [];
