@@ -36,6 +36,12 @@ export interface PaneList<T> {
   identity?(state: AppState): unknown;
   /** A record that left because staff acted on it (an action approved here): its neighbour is selected quietly. */
   leftBecauseOfUs?(state: AppState, id: string): boolean;
+  /**
+   * A feed whose new rows come on top (Today's activity): while the pane is off screen, a selection on its
+   * top row stays on the top row, so that staff come back to the newest; anywhere else, and in any other
+   * list, the selection keeps its record.
+   */
+  newestOnTop?: boolean;
 }
 
 /** The "new" marks of a pane: each belongs to its item and goes once staff have that item in front of them. */

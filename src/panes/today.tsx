@@ -188,6 +188,7 @@ export const todayPane: PaneDescriptor = {
     of: activityList,
     noun: 'activity item',
     rowLabel: (item: ActivityItem) => oneLine(item.summary).slice(0, 40),
+    newestOnTop: true,
   },
   reads: () => [{ kind: 'today' }, { kind: 'billing' }, { kind: 'texting' }],
   commands: [

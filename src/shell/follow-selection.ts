@@ -11,7 +11,7 @@ import type { PaneDescriptor } from '../panes/pane.js';
 import type { PaneSet } from '../panes/pane-set.js';
 import { REGISTRY } from '../panes/registry.js';
 import type { AppState, AppStore, Notice } from '../store/app-store.js';
-import { reconcileSelection } from '../store/selection.js';
+import { reconcileSelection, selectRow } from '../store/selection.js';
 import { selectionOf } from '../store/selectors.js';
 
 /** What staff change themselves: when one of these changed, a list changed because they asked. */
@@ -64,7 +64,15 @@ export function followSelections(store: AppStore, options: FollowSelectionOption
             ...(list.followsEnd ? { atEnd: true } : {}),
           }
         : selectionOf(state, pane.id);
-      const result = reconcileSelection(list, current);
+      const top = list.rows[0];
+      const staysOnTop =
+        pane.list.newestOnTop === true &&
+        !renewed &&
+        current.index === 0 &&
+        top !== undefined &&
+        current.id !== list.rowId(top) &&
+        !panes.visible(state, pane.id);
+      const result = staysOnTop ? { selection: selectRow(list, 0) } : reconcileSelection(list, current);
       const selectedRow = list.rows.find((row) => list.rowId(row) === result.selection.id);
       const before = names.get(pane.id);
       if (selectedRow !== undefined && result.selection.id !== undefined)
