@@ -494,7 +494,6 @@ export function targetFromContact(state: AppState, contact: Contact): ComposerTa
   };
 }
 
-/** Texts confirmed but not yet known to be sent. */
 /**
  * A text of this process went (or is going) to this lead's contact from here: a reply, which answers the
  * contact's missed calls, so the lead leaving the callbacks list is staff's own doing.

@@ -59,18 +59,24 @@ async function twoCustomersWrite() {
 const bothRead = (ids: readonly string[]) => (state: AppState) =>
   ids.every((id) => state.leads[id]?.data) && leadsToMatchInbound(state).length === 0;
 
+/** The inbox at 120×40 on the inbox clock, once both customers' texts are matched to their leads. */
+async function inboxWithTwoWaiting() {
+  const { clock, s, first, second } = await twoCustomersWrite();
+  const tui = await startTui({
+    sim: s,
+    columns: 120,
+    rows: 40,
+    now: clock.now,
+    intervals: { ...QUIET, pacedMs: 50 },
+  });
+  await firstLoad(tui, startupLoaded);
+  await tui.waitFor((_f, state) => bothRead([first.lead.id, second.lead.id])(state), 10_000);
+  return { clock, s, first, second, tui };
+}
+
 describe('waiting for a reply', () => {
   it('w lists who waits, oldest first, with how long by the inbox clock; the header counts them; a reply takes one off', async () => {
-    const { clock, s, first, second } = await twoCustomersWrite();
-    const tui = await startTui({
-      sim: s,
-      columns: 120,
-      rows: 40,
-      now: clock.now,
-      intervals: { ...QUIET, pacedMs: 50 },
-    });
-    await firstLoad(tui, startupLoaded);
-    await tui.waitFor((_f, state) => bothRead([first.lead.id, second.lead.id])(state), 10_000);
+    const { clock, first, second, tui } = await inboxWithTwoWaiting();
 
     await tui.run('waiting');
     const frame = plain(await tui.waitFor(/Inbox — waiting for a reply/));
@@ -127,16 +133,7 @@ describe('waiting for a reply', () => {
   });
 
   it('w keeps the lead staff had selected when the other list has it, and starts at the top when it does not', async () => {
-    const { clock, s, first, second } = await twoCustomersWrite();
-    const tui = await startTui({
-      sim: s,
-      columns: 120,
-      rows: 40,
-      now: clock.now,
-      intervals: { ...QUIET, pacedMs: 50 },
-    });
-    await firstLoad(tui, startupLoaded);
-    await tui.waitFor((_f, state) => bothRead([first.lead.id, second.lead.id])(state), 10_000);
+    const { first, second, tui } = await inboxWithTwoWaiting();
     const inOpen = inboxRows(tui.state()).findIndex((row) => row.id === second.lead.id);
     await tui.press('g', ...Array.from({ length: inOpen }, () => 'j'));
     expect(selectedLead(tui.state())?.id).toBe(second.lead.id);
