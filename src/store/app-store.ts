@@ -644,7 +644,7 @@ export const WIDE_COLUMNS = 120;
 
 export const isWide = (state: Pick<AppState, 'columns'>) => state.columns >= WIDE_COLUMNS;
 
-/** Where text typed for a lead whose contact is still being read is kept. */
 /** How `composed` names text typed for a lead still being read. */
 export const WAITING_KEY_PREFIX = 'lead:';
+/** Where text typed for a lead whose contact is still being read is kept. */
 export const waitingKey = (leadId: string) => `${WAITING_KEY_PREFIX}${leadId}`;

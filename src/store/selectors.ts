@@ -507,7 +507,7 @@ export function repliedFromHere(state: AppState, leadId: string): boolean {
   );
 }
 
-/** A contact's name and number as the reads so far give them: a thread's contact, the contacts page, an Inbox row. */
+/** A contact's name and number as the reads so far give them: a thread's contact, or the contacts page. */
 function recipientOf(state: AppState, contactId: string): Recipient | undefined {
   for (const lead of Object.values(state.leads)) {
     const contact = lead.data?.contact;

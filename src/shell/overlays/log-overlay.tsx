@@ -62,7 +62,8 @@ export function logRows(
       if (shown === 0) {
         const kept = lines.slice(0, space);
         const last = kept.at(-1);
-        if (last) kept[kept.length - 1] = { ...last, text: `${last.text.slice(0, Math.max(0, width - 1))}…` };
+        // Its last character gives way to the mark of the cut (by code points: never half an emoji).
+        if (last) kept[kept.length - 1] = { ...last, text: `${[...last.text].slice(0, -1).join('')}…` };
         rows.push(...kept);
         shown = 1;
       }
