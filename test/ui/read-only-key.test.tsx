@@ -108,7 +108,9 @@ describe('a read-only key, asked at start', () => {
     await tui.press('3', '?');
     const help = await tui.waitFor('(read-only key: keys that change the shop say why they are off)');
     expect(help).toMatch(/d +ask for a reply draft.*\(not now: this API key is read-only/);
-    expect(help).toMatch(/a +approve the reply drafted here for the selected review.*\(not now: this API key is read-only/);
+    expect(help).toMatch(
+      /a +approve the reply drafted here for the selected review.*\(not now: this API key is read-only/,
+    );
     await tui.press('?');
     expect(hintLine(await tui.waitFor((_f, state) => !state.helpOpen))).not.toMatch(/draft reply|approve/);
   });
