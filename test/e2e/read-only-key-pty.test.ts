@@ -14,6 +14,7 @@ import { PROBE_ID_PREFIX } from '../../src/api/key-mode-probe.js';
 import { KeyModeFile } from '../../src/config/key-mode-file.js';
 import type { LoggedRequest } from '../../src/sim/request-log.js';
 import { startSim } from '../support/sim.js';
+import { until } from '../support/until.js';
 import { recordWire } from '../support/write-flows.js';
 import { type BuiltCli, copyBuiltCli, terminalEnv } from './built-cli.js';
 import { type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
@@ -67,6 +68,9 @@ describe('a key remembered read-only', () => {
     await terminal.waitForText('? help', 15_000);
     expect(firstFrame(terminal.output())).toContain('[READ-ONLY]');
     await terminal.waitForText('Rivera Plumbing & Heating');
+    // The probe is sent once the first reads have their places in the budget, so it may reach the
+    // simulator after the shop's name is drawn: wait for it to be held there, unanswered.
+    await until(() => (wire.held > 0 ? true : undefined));
     expect(wire.held).toBe(1);
     expect(terminal.lines()[0]).toContain('[READ-ONLY]');
     // c says why rather than opening a composer.
