@@ -16,6 +16,7 @@ import { inboundId, type SeenKind } from '../store/seen.js';
 import {
   contactRows,
   inboxRows,
+  listedLead,
   openLead,
   repliedFromHere,
   selectedThreadEntry,
@@ -83,9 +84,7 @@ function EntryHead({ entry, selected }: { entry: Entry; selected: boolean }) {
 /** "12 Jun 14:03 · water heater": when the lead came, and its job when a list read shows it. */
 export function filedLeadLabel(state: AppState, leadId: string): string {
   const detail = state.leads[leadId]?.data;
-  const row = (['open', 'callbacks'] as const)
-    .map((filter) => state.inbox[filter].data?.open_leads.find((lead) => lead.id === leadId))
-    .find((found) => found !== undefined);
+  const row = listedLead(state, leadId);
   const createdAt = detail?.lead.created_at ?? row?.created_at;
   const what = row ? oneLine(row.job_type) : detail ? `from ${enumLabel(detail.lead.source)}` : undefined;
   return [createdAt ? dateTime(createdAt) : `id ${oneLine(leadId)}`, what].filter(Boolean).join(' · ');

@@ -495,10 +495,9 @@ export function createController(options: ControllerOptions) {
     set({ shopPicker: undefined });
     if (name === undefined) return;
     if (name === state.shop) return notify(`The shop ${name} is the one on screen.`);
-    const sending = state.outbox
-      .filter((text) => text.state === 'sending' || text.state === 'waiting')
-      .map((text) => ({ name: text.contactName, phone: text.phone }));
-    const typed = Object.values(state.composed).filter((line) => line.text.trim().length > 0).length;
+    const unsent = unsentTexts(state);
+    const typed = unsent.typed.length;
+    const { sending } = unsent;
     if (typed + sending.length > 0)
       return ask(
         { kind: 'confirm-switch-shop', shop: name, from: state.shop ?? 'on screen', typed, sending },

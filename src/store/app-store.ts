@@ -25,6 +25,7 @@ import type {
 } from '../contract/resources.js';
 import type { PhoneZonesState } from '../rules/customer-zones.js';
 import type { Finding, PreSendSummary } from '../rules/pre-send-checks.js';
+import type { Recipient } from '../text/recipient.js';
 import { type ConversationMarks, noMarks } from './conversation-marks.js';
 import type { LineText } from './line-editor.js';
 import { emptySeen, type SeenState } from './seen.js';
@@ -171,9 +172,9 @@ export type Prompt =
       kind: 'confirm-quit';
       unsent: number;
       /** Whom the texts typed and not sent are for, where the inbox knows (a lead still being read may not). */
-      typed: Array<{ name: string; phone: string } | undefined>;
+      typed: Array<Recipient | undefined>;
       /** Whom the texts still sending go to. */
-      sending: Array<{ name: string; phone: string }>;
+      sending: Recipient[];
     }
   /**
    * Switching shops while a text is typed or still sending for this one (`from`): the typed ones are

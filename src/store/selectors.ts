@@ -517,13 +517,19 @@ function recipientOf(state: AppState, contactId: string): Recipient | undefined 
   return listed ? { name: listed.name, phone: listed.phone } : undefined;
 }
 
-/** The lead's caller, as a list read names them: for text typed while the lead itself was still read. */
-function callerOf(state: AppState, leadId: string): Recipient | undefined {
+/** A lead as the Inbox's list reads (open leads, then missed calls) show it, if one does. */
+export function listedLead(state: Pick<AppState, 'inbox'>, leadId: string): InboxLead | undefined {
   for (const filter of ['open', 'callbacks'] as const) {
     const row = state.inbox[filter].data?.open_leads.find((lead) => lead.id === leadId);
-    if (row) return { name: row.contact_name, phone: row.caller_phone };
+    if (row) return row;
   }
   return undefined;
+}
+
+/** The lead's caller, as a list read names them: for text typed while the lead itself was still read. */
+function callerOf(state: AppState, leadId: string): Recipient | undefined {
+  const row = listedLead(state, leadId);
+  return row ? { name: row.contact_name, phone: row.caller_phone } : undefined;
 }
 
 /** What quitting now would leave behind: texts typed and not sent, and texts still sending, with whom for. */
