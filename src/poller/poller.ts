@@ -16,6 +16,7 @@ import type { AppStore } from '../store/app-store.js';
 import { LIST_LIMIT } from '../store/counts.js';
 import { readSlot, type Slot, type SlotData, slotKey } from './reads.js';
 import {
+  contactsForNewTexts,
   DEFAULT_INTERVALS,
   listsBehindMe,
   NOTHING_VISIBLE,
@@ -332,6 +333,7 @@ export class Poller {
       const before = this.store.getState();
       this.accept(slot, data, this.now());
       if (slot.kind === 'me') this.dueNow(listsBehindMe(before, data as ShopOverview));
+      if (slot.kind === 'inbox') this.dueNow(contactsForNewTexts(before, this.store.getState()));
       this.recovered();
     } catch (error) {
       const at = this.now();

@@ -5,6 +5,8 @@
 import type { ShopOverview } from '../contract/resources.js';
 import type { AppState } from '../store/app-store.js';
 import { wholeListCounts } from '../store/counts.js';
+import { inboundId } from '../store/seen.js';
+import { previewSender, previewsShown } from '../store/selectors.js';
 import { type Cadence, READ_KINDS, readOf, type Slot, slotKey } from './reads.js';
 
 export interface RefreshIntervals {
@@ -112,4 +114,20 @@ export function listsBehindMe(state: AppState, me: ShopOverview): Slot[] {
   if (behind(before.reviews_pulse.unreplied, me.reviews_pulse.unreplied, lists.unreplied))
     slots.push({ kind: 'reviews' });
   return slots;
+}
+
+/**
+ * The contacts list, when an inbox read listed a latest inbound text that no thread read holds: whose
+ * `last_contact_at` is at or after the text says whose thread to read first (leadsToMatchInbound), so the
+ * text is matched with a read or two rather than after the open leads' threads newest first, one every
+ * `pacedMs`. Not on the wallboard (it matches nothing), nor while the Contacts pane shows a search (its
+ * copy is the search's).
+ */
+export function contactsForNewTexts(before: AppState, after: AppState): Slot[] {
+  if (after.view === 'wallboard' || after.contacts.query !== '') return [];
+  const listed = new Set(previewsShown(before).map(inboundId));
+  const news = previewsShown(after).filter(
+    (preview) => !listed.has(inboundId(preview)) && previewSender(after, preview).kind !== 'matched',
+  );
+  return news.length > 0 ? [{ kind: 'contacts', query: '' }] : [];
 }

@@ -411,8 +411,11 @@ export type PreviewSender =
   | { kind: 'not-matched-yet' }
   | { kind: 'no-open-lead' };
 
-/** What matching a latest inbound text to its lead looks at: the threads read, the inbox, and when it listed each text. */
-type MatchState = Pick<AppState, 'leads' | 'inbox'> & Partial<Pick<AppState, 'seen'>>;
+/**
+ * What matching a latest inbound text to its lead looks at: the threads read, the inbox, when it listed each
+ * text, and the contacts list (who was last in touch when).
+ */
+type MatchState = Pick<AppState, 'leads' | 'inbox'> & Partial<Pick<AppState, 'seen' | 'contacts'>>;
 
 /**
  * A thread copy says whether it holds a text when it was read after the text came: after the inbox first listed
@@ -454,7 +457,8 @@ export function previewSender(
 
 /**
  * The threads to read to match the latest inbound texts shown to their leads: the open leads not read since
- * an unmatched text came, newest first (the service lists the newest first). Empty once every text shown is
+ * an unmatched text came; first those whose contact was last in touch at or after such a text (the closest
+ * first), then the rest newest first (the service lists the newest first). Empty once every text shown is
  * matched, or every open lead's thread was read after it.
  */
 export function leadsToMatchInbound(state: MatchState): string[] {
@@ -462,7 +466,48 @@ export function leadsToMatchInbound(state: MatchState): string[] {
     (preview) => previewSender(state, preview).kind !== 'matched',
   );
   if (unmatched.length === 0) return [];
-  return openLeadIds(state).filter((id) => unmatched.some((preview) => !readSince(state, id, preview)));
+  const unread = openLeadIds(state).filter((id) =>
+    unmatched.some((preview) => !readSince(state, id, preview)),
+  );
+  const closeness = inTouchSince(state, unmatched);
+  if (closeness.size === 0) return unread;
+  // A stable sort: the leads with no hint keep the service's order.
+  return unread.sort(
+    (a, b) => (closeness.get(a) ?? Number.POSITIVE_INFINITY) - (closeness.get(b) ?? Number.POSITIVE_INFINITY),
+  );
+}
+
+/**
+ * The open leads whose contact the contacts list read says was last in touch at or after one of these texts
+ * came, each with how long after (its closest text): likely who wrote. A hint only, which orders the threads
+ * read: the reference gives a contact's `last_contact_at` without saying what sets it (assumed: any text or
+ * call, either way), so a text from them or to them since counts, and only a thread that holds the text
+ * matches it.
+ */
+function inTouchSince(state: MatchState, texts: ReadonlyArray<{ occurred_at: string }>): Map<string, number> {
+  const closeness = new Map<string, number>();
+  const contacts = state.contacts?.data?.items;
+  if (!contacts || contacts.length === 0) return closeness;
+  // A customer may have several open leads (a missed call, then a web form): each is a thread the text may be in.
+  const leadsOfPhone = new Map<string, string[]>();
+  for (const lead of state.inbox.open.data?.open_leads ?? []) {
+    const ids = leadsOfPhone.get(lead.caller_phone);
+    if (ids) ids.push(lead.id);
+    else leadsOfPhone.set(lead.caller_phone, [lead.id]);
+  }
+  const times = texts.map((text) => Date.parse(text.occurred_at)).filter((time) => !Number.isNaN(time));
+  for (const contact of contacts) {
+    const leadIds = leadsOfPhone.get(contact.phone);
+    const touched = contact.last_contact_at === null ? Number.NaN : Date.parse(contact.last_contact_at);
+    if (leadIds === undefined || Number.isNaN(touched)) continue;
+    const after = Math.min(
+      ...times.map((time) => (touched >= time ? touched - time : Number.POSITIVE_INFINITY)),
+    );
+    if (after === Number.POSITIVE_INFINITY) continue;
+    for (const id of leadIds)
+      if (after < (closeness.get(id) ?? Number.POSITIVE_INFINITY)) closeness.set(id, after);
+  }
+  return closeness;
 }
 
 /** A lead of this contact: a thread already read, else a listed lead from the same phone number. */

@@ -19,7 +19,7 @@ const FAST: RefreshIntervals = {
   headerMs: 200,
   backgroundMs: 2_000,
   rareMs: 5_000,
-  // The threads read to match the latest inbound texts are tested in test/poller/inbound-senders.test.ts.
+  // The threads read to match the latest inbound texts are tested in test/ui/inbound-senders.test.tsx and test/ui/next-step.test.tsx.
   pacedMs: 60_000,
 };
 /** Nothing is due again within a test's time once everything was read once. */

@@ -26,7 +26,7 @@ const previewLines = (frame: string) => {
 };
 
 describe('screens that lead to the next step', () => {
-  it("the latest inbound texts are matched to their leads by reading the open leads' threads, newest first, each once; i opens the thread at that text", async () => {
+  it("the latest inbound texts are matched to their leads by reading the open leads' threads, each once, a new text's writer's first; i opens the thread at that text", async () => {
     const s = await startSim();
     // The threads are read 50 ms apart; nothing else is read again on its own.
     const tui = await startTui({ sim: s, columns: 120, rows: 40, intervals: { ...QUIET, pacedMs: 50 } });
@@ -86,10 +86,17 @@ describe('screens that lead to the next step', () => {
     await tui.waitFor((f) =>
       (previewLines(plain(f))[0] ?? '').includes(`${oneLine(contact.name)} (${contact.phone}): Is the tech`),
     );
-    // Read for it: the open leads from the newest down to its own, each once, and then nothing more.
+    // Read for it: r read the thread beside the list again (the read held); then, as the contacts list says who
+    // was in touch since, its customer's open leads, each once, and then nothing more.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const forIt = (await leadReads()).slice(firstReads.length);
-    expect(forIt).toEqual(listed.slice(0, listed.indexOf(lead.id) + 1));
+    const [besideRead, ...forIt] = (await leadReads()).slice(firstReads.length);
+    expect(besideRead).toBe(listed[0]);
+    const customersLeads = (tui.state().inbox.open.data?.open_leads ?? [])
+      .filter((listedLead) => listedLead.caller_phone === contact.phone)
+      .map((listedLead) => listedLead.id);
+    expect(forIt).toContain(lead.id);
+    expect(new Set(forIt).size).toBe(forIt.length);
+    expect(customersLeads).toEqual(expect.arrayContaining(forIt));
 
     // Staff answered on the dashboard meanwhile: the text is no longer the thread's last, which i reads again.
     lead.messages.push({

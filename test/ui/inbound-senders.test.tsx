@@ -1,0 +1,172 @@
+/**
+ * Who wrote a new text: a latest inbound text carries no lead, so the inbox
+ * reads threads to find it. The contacts list says who was last in touch, so
+ * the writer's thread is read first, not the open leads' threads newest first
+ * (at one every `pacedMs`, five seconds, a text from the 29th lead took over
+ * two minutes to name its writer).
+ */
+import { describe, expect, it } from 'vitest';
+import type { Contact, InboxLead } from '../../src/contract/resources.js';
+import type { AppState } from '../../src/store/app-store.js';
+import { leadsToMatchInbound, previewSender, threadLeadId } from '../../src/store/selectors.js';
+import { manualClock, startSim } from '../support/sim.js';
+import { startTui } from '../support/tui.js';
+import { startupLoaded } from '../support/write-flows.js';
+import { firstLoad, lines, plain, QUIET } from './nav-pane-helpers.js';
+
+const MINUTE = 60_000;
+
+const matched = (state: AppState, body: string) =>
+  (state.inbox.open.data?.latest_inbound ?? []).some(
+    (preview) => preview.body_preview.startsWith(body) && previewSender(state, preview).kind === 'matched',
+  );
+
+describe('who wrote a new text', () => {
+  it("reads the writer's threads first, the oldest open lead's as well: one contacts read, then no other customer's thread", async () => {
+    const clock = manualClock(Date.parse('2026-11-21T15:00:00Z'));
+    const s = await startSim({ now: clock.now });
+    const tui = await startTui({
+      sim: s,
+      columns: 120,
+      rows: 40,
+      now: clock.now,
+      intervals: { ...QUIET, pacedMs: 50 },
+    });
+    await firstLoad(tui, startupLoaded);
+    await tui.waitFor((_f, state) => leadsToMatchInbound(state).length === 0, 10_000);
+    const open = tui.state().inbox.open.data?.open_leads ?? [];
+    const writer = open.at(-1);
+    if (!writer || open.length < 10) throw new Error('the seed has too few open leads');
+    const requestsBefore = (await s.requests()).length;
+
+    clock.advance(MINUTE);
+    s.sim.receiveText(writer.id, 'Can you come back on Monday?');
+    // r reads what the Inbox shows: the list brings the text, and the contacts list is read for it.
+    await tui.press('r');
+    await tui.waitFor((_f, state) => matched(state, 'Can you come back on Monday?'), 10_000);
+    // Named on screen, with the writer's name and number.
+    await tui.waitFor((frame) =>
+      lines(plain(frame)).some(
+        (line) =>
+          line.includes(`(${writer.caller_phone}): Can you come back`) && line.includes(writer.contact_name),
+      ),
+    );
+
+    const after = (await s.requests()).slice(requestsBefore).filter((request) => request.method === 'GET');
+    // r reads the thread beside the list again; every other thread read was one of the writer's open leads
+    // (a customer may have several: a missed call, then a web form), each once, and the writer's among them.
+    const beside = threadLeadId(tui.state());
+    const writersLeads = open
+      .filter((lead) => lead.caller_phone === writer.caller_phone)
+      .map((lead) => lead.id);
+    const threadReads = after
+      .filter((request) => request.path.startsWith('/v1/leads/'))
+      .map((request) => request.path.slice('/v1/leads/'.length))
+      .filter((id) => id !== beside);
+    expect(threadReads).toContain(writer.id);
+    expect(new Set(threadReads).size).toBe(threadReads.length);
+    expect(writersLeads).toEqual(expect.arrayContaining(threadReads));
+    // The contacts list was read before them, once.
+    const paths = after.map((request) => request.path.split('?')[0]);
+    const contactsRead = paths.indexOf('/v1/contacts');
+    expect(contactsRead).toBeGreaterThanOrEqual(0);
+    expect(paths.lastIndexOf('/v1/contacts')).toBe(contactsRead);
+    const firstThreadRead = paths.findIndex(
+      (path) => path?.startsWith('/v1/leads/') && path !== `/v1/leads/${beside}`,
+    );
+    expect(contactsRead).toBeLessThan(firstThreadRead);
+  });
+});
+
+describe('the order of the threads read to match a text', () => {
+  const lead = (id: string, phone: string): InboxLead =>
+    ({
+      id,
+      status: 'new',
+      urgency: 'same_day',
+      contact_name: `Customer ${id}`,
+      caller_phone: phone,
+      job_type: 'leak',
+      created_at: '2026-11-20T10:00:00.000Z',
+    }) as InboxLead;
+  const contact = (phone: string, lastContactAt: string | null): Contact =>
+    ({
+      id: `c-${phone}`,
+      name: `Contact ${phone}`,
+      phone,
+      email: null,
+      stage: 'lead',
+      last_contact_at: lastContactAt,
+    }) as Contact;
+  const stateWith = (
+    texts: string[],
+    contacts: Contact[] | undefined,
+  ): Parameters<typeof leadsToMatchInbound>[0] =>
+    ({
+      leads: {},
+      inbox: {
+        open: {
+          loading: false,
+          updatedAt: 0,
+          data: {
+            filter: 'open',
+            open_leads: [
+              lead('a', '+15550001'),
+              lead('b', '+15550002'),
+              lead('c', '+15550003'),
+              lead('d', '+15550004'),
+              // b's customer again (a missed call, then a web form).
+              lead('e', '+15550002'),
+            ],
+            latest_inbound: texts.map((at, index) => ({ occurred_at: at, body_preview: `Text ${index}` })),
+          },
+        },
+        callbacks: { loading: false },
+      },
+      ...(contacts
+        ? {
+            contacts: { loading: false, query: '', loadedQuery: '', updatedAt: 0, data: { items: contacts } },
+          }
+        : {}),
+    }) as unknown as Parameters<typeof leadsToMatchInbound>[0];
+
+  it('is newest first without a contacts list, or when nobody was in touch since the texts', () => {
+    expect(leadsToMatchInbound(stateWith(['2026-11-21T12:00:00.000Z'], undefined))).toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+    ]);
+    expect(
+      leadsToMatchInbound(
+        stateWith(
+          ['2026-11-21T12:00:00.000Z'],
+          [contact('+15550003', '2026-11-21T11:59:59.999Z'), contact('+15550004', null)],
+        ),
+      ),
+    ).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('puts first the leads whose contact was in touch at or after a text, the closest first, every open lead of that contact; the rest keep their order', () => {
+    const state = stateWith(
+      ['2026-11-21T12:00:00.000Z', '2026-11-21T11:00:00.000Z'],
+      [
+        // In touch five minutes after the first text.
+        contact('+15550002', '2026-11-21T12:05:00.000Z'),
+        // At the second text's very time (and long after the first's).
+        contact('+15550004', '2026-11-21T11:00:00.000Z'),
+        // A contact with no open lead: nothing to read.
+        contact('+15559999', '2026-11-21T12:00:00.000Z'),
+        // Never in touch.
+        contact('+15550001', null),
+      ],
+    );
+    expect(leadsToMatchInbound(state)).toEqual(['d', 'b', 'e', 'a', 'c']);
+  });
+
+  it('takes a contact whose time is no timestamp as no hint', () => {
+    const state = stateWith(['2026-11-21T12:00:00.000Z'], [contact('+15550003', 'not a time')]);
+    expect(leadsToMatchInbound(state)).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+});
