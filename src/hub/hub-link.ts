@@ -16,7 +16,7 @@ import { connect, type Socket } from 'node:net';
 import type { CallOptions, SendTextOptions, SendTextResult, ShopClient } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { DecisionResult, ReplyDraft } from '../contract/resources.js';
-import type { Slot, SlotData } from '../poller/reads.js';
+import { noteReadTime, type Slot, type SlotData } from '../poller/reads.js';
 import { type ConversationMarks, marksFrom } from '../store/conversation-marks.js';
 import {
   Greeting,
@@ -156,7 +156,7 @@ export function linkToHub(
 }
 
 interface Pending {
-  resolve: (data: unknown) => void;
+  resolve: (answer: { data: unknown; at?: number }) => void;
   reject: (error: ApiError) => void;
   endpoint: string;
 }
@@ -253,7 +253,7 @@ export class HubLink {
       if (!call) return;
       this.pending.delete(message.id);
       if (message.ok) {
-        call.resolve(message.data);
+        call.resolve({ data: message.data, ...(message.at !== undefined ? { at: message.at } : {}) });
         return;
       }
       const error = message.error ?? { status: 0, code: 'bad_response', message: 'the hub gave no reason' };
@@ -282,7 +282,7 @@ export class HubLink {
     message: Record<string, unknown>,
     endpoint: string,
     signal?: AbortSignal,
-  ): Promise<unknown> {
+  ): Promise<{ data: unknown; at?: number }> {
     if (this.closed) return Promise.reject(hubGone(endpoint));
     if (this.silent) return Promise.reject(hubSilent(endpoint));
     if (signal?.aborted)
@@ -315,9 +315,9 @@ export class HubLink {
       };
       this.pending.set(id, {
         endpoint,
-        resolve: (data) => {
+        resolve: (answer) => {
           done();
-          resolve(data);
+          resolve(answer);
         },
         reject: (error) => {
           done();
@@ -330,7 +330,8 @@ export class HubLink {
 
   async read(slot: Slot, options?: CallOptions): Promise<SlotData> {
     const endpoint = endpointOf('read');
-    const data = parseSlotData(slot, await this.request({ t: 'read', slot }, endpoint, options?.signal));
+    const answer = await this.request({ t: 'read', slot }, endpoint, options?.signal);
+    const data = parseSlotData(slot, answer.data);
     if (data === undefined)
       throw new ApiError({
         status: 0,
@@ -338,12 +339,13 @@ export class HubLink {
         endpoint,
         message: 'the hub passed on an answer of an unexpected shape',
       });
+    if (answer.at !== undefined) noteReadTime(data, answer.at);
     return data;
   }
 
   async call(call: HubCall, signal?: AbortSignal): Promise<unknown> {
     const endpoint = endpointOf(call.op);
-    const data = parseCallResult(call, await this.request({ t: 'call', call }, endpoint, signal));
+    const data = parseCallResult(call, (await this.request({ t: 'call', call }, endpoint, signal)).data);
     if (data === undefined) {
       throw new ApiError({
         status: 0,

@@ -299,27 +299,30 @@ export class HubServer {
       else {
         let pending = this.inFlight.get(key);
         if (!pending) {
+          const sentAt = this.now();
           pending = this.track(
             slot,
             readSlot(this.options.reader(), slot, { maxAttempts: 1 }).then((data) => {
               // Stored here as well, which sends it to every terminal.
-              this.options.poller.accept(slot, data, this.now());
+              this.options.poller.accept(slot, data, sentAt);
               return data;
             }),
           );
         }
         read = await pending;
       }
-      this.send(peer, { t: 'result', id, ok: true, data: read.data });
+      // With when it was read: a kept copy, or a read under way when this terminal asked, is older than the ask.
+      this.send(peer, { t: 'result', id, ok: true, data: read.data, at: read.at });
     } catch (error) {
       this.send(peer, { t: 'result', id, ok: false, error: wireError(error) });
     }
   }
 
-  /** A read under way, for terminals that ask for the same slot meanwhile. */
+  /** A read under way, for terminals that ask for the same slot meanwhile; dated when it was sent. */
   private track(slot: Slot, reading: Promise<SlotData>): Promise<Cached> {
     const key = slotKey(slot);
-    const pending = reading.then((data) => ({ slot, data, at: this.now() }));
+    const sentAt = this.now();
+    const pending = reading.then((data) => ({ slot, data, at: sentAt }));
     this.inFlight.set(key, pending);
     const done = () => {
       if (this.inFlight.get(key) === pending) this.inFlight.delete(key);

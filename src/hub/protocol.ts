@@ -90,12 +90,14 @@ export const HubMessage = z.discriminatedUnion('t', [
   z.object({ t: z.literal('beat') }),
   z.object({ t: z.literal('refused'), v: z.int(), reason: ShortText(200) }),
   z.object({ t: z.literal('data'), ...Read.shape }),
-  // ok: the call's answer in `data`; not ok: `error`.
+  // ok: the call's answer in `data`; not ok: `error`. A read's answer has `at`: when the copy was read from the
+  // shop (its request sent), a copy kept a few seconds or a read already under way when the terminal asked.
   z.object({
     t: z.literal('result'),
     id: Id,
     ok: z.boolean(),
     data: z.unknown().optional(),
+    at: Timestamp.optional(),
     error: WireError.optional(),
   }),
   // Read and done marks of the user's terminals on this shop (every one, after the welcome; then what changed).

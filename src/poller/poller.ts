@@ -14,7 +14,7 @@ import { explainApiError } from '../api/explain-error.js';
 import type { ShopOverview } from '../contract/resources.js';
 import type { AppStore } from '../store/app-store.js';
 import { LIST_LIMIT } from '../store/counts.js';
-import { readSlot, type Slot, type SlotData, slotKey } from './reads.js';
+import { readSlot, readTimeOf, type Slot, type SlotData, slotKey } from './reads.js';
 import {
   contactsForNewTexts,
   DEFAULT_INTERVALS,
@@ -326,12 +326,17 @@ export class Poller {
   /** One slot read and stored (its data, or its failure beside the last good data). */
   private async readOne(slot: Slot, signal: AbortSignal): Promise<void> {
     markLoading(this.store, slot);
+    // The copy is the shop as it was when the request went out: a text that came while it was answered may be
+    // missing from it, so a copy is dated when it was asked for (or, from the hub, when the hub asked).
+    const sentAt = this.now();
     try {
       const reading = this.fetch(slot, signal);
       this.onReading?.(slot, reading);
       const data = await reading;
       const before = this.store.getState();
-      this.accept(slot, data, this.now());
+      this.accept(slot, data, readTimeOf(data) ?? sentAt);
+      // Paced from its answer, as before: a slow answer is not followed at once by the next read.
+      this.markRead(slotKey(slot), Math.max(this.lastRead.get(slotKey(slot)) ?? 0, this.now()));
       if (slot.kind === 'me') this.dueNow(listsBehindMe(before, data as ShopOverview));
       if (slot.kind === 'inbox') this.dueNow(contactsForNewTexts(before, this.store.getState()));
       this.recovered();

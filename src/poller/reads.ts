@@ -257,6 +257,22 @@ function parameterNames(kind: Slot['kind']): readonly string[] {
   return names;
 }
 
+/**
+ * When a copy was read from the shop (its request sent), where the copy came from the box's hub: a hub answers
+ * with a copy kept a few seconds, or with a read under way when the terminal asked, and such a copy must not
+ * pass for one read when it reached the terminal (a thread read before a text came would seem to hold every
+ * text listed since). Kept beside the data, since a client's calls give the data only.
+ */
+const readTimes = new WeakMap<object, number>();
+
+export function noteReadTime(data: SlotData, at: number): void {
+  readTimes.set(data, at);
+}
+
+export function readTimeOf(data: SlotData): number | undefined {
+  return readTimes.get(data);
+}
+
 /** One slot read through a client: the poller reads with it, and so does a hub for another terminal. */
 export function readSlot(
   client: ShopClient,

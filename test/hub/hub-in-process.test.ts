@@ -10,12 +10,13 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { LeadDetail } from '../../src/contract/resources.js';
 import { hubDir, hubListenPath, hubSocketPath } from '../../src/hub/hub-paths.js';
 import { PROTOCOL_VERSION } from '../../src/hub/protocol.js';
-import { slotKey } from '../../src/poller/reads.js';
+import { readTimeOf, slotKey } from '../../src/poller/reads.js';
 import { createSession, type Session } from '../../src/session/create-session.js';
 import { type ShareOptions, type Sharer, shareSession } from '../../src/session/share-session.js';
-import { INBOUND_SHOWN, previewSender } from '../../src/store/selectors.js';
+import { INBOUND_SHOWN, leadsToMatchInbound, previewSender } from '../../src/store/selectors.js';
 import { startSim, type TestSim } from '../support/sim.js';
 import { until } from '../support/until.js';
 
@@ -187,6 +188,86 @@ describe('matching the latest inbound texts to their leads', () => {
     const open = a.session.store.getState().inbox.open.data?.open_leads.length ?? 0;
     expect(reads.length).toBeLessThanOrEqual(open);
   }, 20_000);
+});
+
+describe('a copy the hub hands over', () => {
+  it('is dated when the hub read it from the shop, so a thread kept from before a text does not pass for one read after it', async () => {
+    const { linkToHub } = await import('../../src/hub/hub-link.js');
+    const test = await startSim();
+    const place = await runtimeDir();
+    const lead = (await test.client().getInbox({ filter: 'open', limit: 100 })).open_leads[3];
+    if (!lead) throw new Error('too few open leads');
+    const slot = { kind: 'lead', id: lead.id } as const;
+    // The hub shows the thread (it reads it at once) and keeps its copies a minute.
+    const quiet = {
+      visibleMs: 60_000,
+      headerMs: 60_000,
+      backgroundMs: 60_000,
+      rareMs: 300_000,
+      pacedMs: 600_000,
+    };
+    const hub = await terminal(
+      test,
+      place,
+      { visibleSlots: () => [{ kind: 'inbox', filter: 'open' }, slot], intervals: quiet },
+      { freshMs: 60_000 },
+    );
+    expect(hub.sharing.role).toBe('hub');
+    await until(() => hub.session.store.getState().leads[lead.id]?.updatedAt);
+    const readAt = hub.session.store.getState().leads[lead.id]?.updatedAt ?? 0;
+    const threadReads = async () =>
+      (await test.requests()).filter((request) => request.path === `/v1/leads/${lead.id}`).length;
+    const readsBefore = await threadReads();
+
+    // The customer writes; later a terminal asks the hub for the thread, and gets the copy kept from before.
+    test.sim.receiveText(lead.id, 'Are you still coming?');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const watcher = await linkToHub(socketOf(place, test), {
+      onRead: () => {},
+      onPresence: () => {},
+      onClose: () => {},
+    });
+    if (watcher.kind !== 'linked') throw new Error(`no hub: ${watcher.kind}`);
+    const askedAt = Date.now();
+    const kept = await watcher.link.read(slot);
+    watcher.link.close();
+    expect(await threadReads()).toBe(readsBefore);
+    expect((kept as LeadDetail).messages.some((message) => message.body === 'Are you still coming?')).toBe(
+      false,
+    );
+    expect(readTimeOf(kept)).toBe(readAt);
+    expect(readAt).toBeLessThan(askedAt);
+
+    // A terminal's poller dates it so: the thread is still to be read for the text its inbox lists.
+    const client = await terminal(test, place, {
+      visibleSlots: () => [{ kind: 'inbox', filter: 'open' }],
+      intervals: quiet,
+    });
+    expect(client.sharing.role).toBe('client');
+    // The hub reads the inbox again, and hands the list with the text to the terminal.
+    hub.session.poller.request({ kind: 'inbox', filter: 'open' });
+    await until(() =>
+      client.session.store
+        .getState()
+        .inbox.open.data?.latest_inbound.some((text) => text.body_preview === 'Are you still coming?')
+        ? true
+        : undefined,
+    );
+    // The copy the hub handed over with its welcome, then asked for: the hub answers with the copy it kept.
+    const answered = new Promise<void>((resolve) => {
+      const stop = client.session.store.subscribe((state, before) => {
+        if (before.leads[lead.id]?.loading && state.leads[lead.id]?.loading === false) {
+          stop();
+          resolve();
+        }
+      });
+    });
+    client.session.poller.request(slot);
+    await answered;
+    expect(await threadReads()).toBe(readsBefore);
+    expect(client.session.store.getState().leads[lead.id]?.updatedAt).toBe(readAt);
+    expect(leadsToMatchInbound(client.session.store.getState())).toContain(lead.id);
+  });
 });
 
 describe('a terminal closed while it elects (q at start-up)', () => {
