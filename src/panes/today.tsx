@@ -20,7 +20,98 @@ import { copyCommand, openThreadAtText } from './common-commands.js';
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
-const ACCOUNT_ROWS = 12;
+/** Rows Today keeps for its activity feed, when the terminal is short, before the account's lines. */
+const MIN_ACTIVITY_ROWS = 5;
+
+/**
+ * The account's lines that give way to the activity feed on a short terminal, the first to go first: what the
+ * header shows already (pending, reviews, the inbox's counts), then the links `y` and `Y` copy, the API's name
+ * and the gaps. Account, billing, texting and credits always stay (the header's credits are cut at 80 columns).
+ */
+const GIVES_WAY = ['Pending', 'Reviews', 'Inbox', 'API', 'Inbox at', 'Dashboard', 'Gaps'] as const;
+
+interface AccountLine {
+  label: string;
+  value: string;
+}
+
+interface AccountReads {
+  me: AppState['me']['data'];
+  billing: AppState['billing']['data'];
+  texting: AppState['texting']['data'];
+  spec: AppState['apiSpec']['data'];
+  /** The same counts as the header's, from the same reads. */
+  counts: ReturnType<typeof headerCounts>;
+}
+
+/** The account's lines, in their order on screen; a line of /me only once /me is read. */
+function accountLines({ me, billing, texting, spec, counts }: AccountReads): AccountLine[] {
+  const card = billing?.payment_method
+    ? `${oneLine(billing.payment_method.brand)} ending ${oneLine(billing.payment_method.last4).slice(-4)}`
+    : 'no card on file';
+  const lines: AccountLine[] = [
+    {
+      label: 'Account',
+      value: me
+        ? `${oneLine(me.identity.first_name)} <${oneLine(me.identity.email)}> · ${oneLine(me.identity.business_name)}`
+        : 'loading…',
+    },
+    {
+      label: 'Billing',
+      value: billing
+        ? `${enumLabel(billing.subscription.status)} · ${oneLine(billing.subscription.plan)} plan · period ends ${day(billing.subscription.current_period_end)} · ${card}`
+        : 'loading…',
+    },
+    {
+      label: 'Texting',
+      value: texting
+        ? `${texting.texting_number ? oneLine(texting.texting_number) : 'no number yet'} · ${enumLabel(texting.texting_status)} · campaign ${texting.campaign_approved ? 'approved' : 'NOT approved'} · forwarding ${texting.forwarding_verified_at ? `verified ${day(texting.forwarding_verified_at)}` : 'not verified'}`
+        : 'loading…',
+    },
+  ];
+  if (me) {
+    lines.push(
+      {
+        label: 'Inbox',
+        value: `${plural(counts.openLeads ?? me.inbox_pulse.open_leads, 'open lead')} · ${plural(counts.callbacks ?? me.inbox_pulse.needs_callback, 'missed call')} with no reply`,
+      },
+      {
+        label: 'Reviews',
+        value: `${counts.unreplied ?? me.reviews_pulse.unreplied} unreplied · Google ${me.google_pulse.connected ? 'connected' : 'NOT connected'}`,
+      },
+      {
+        label: 'Credits',
+        value: `${me.credits_pulse.used} used of ${me.credits_pulse.included} · ${me.credits_pulse.remaining} left`,
+      },
+      {
+        label: 'Pending',
+        value: `${plural(counts.pending ?? me.pending_actions, 'action')} awaiting approval (4 Actions)`,
+      },
+      { label: 'Dashboard', value: `${oneLine(me.links.today)}  (y copies)` },
+      { label: 'Inbox at', value: `${oneLine(me.links.inbox)}  (Y copies)` },
+    );
+  }
+  lines.push({ label: 'API', value: describeSpec(spec) });
+  if (me)
+    lines.push({
+      label: 'Gaps',
+      value:
+        me.gaps.length === 0
+          ? 'none'
+          : me.gaps.map((gap) => oneLine(typeof gap === 'string' ? gap : JSON.stringify(gap))).join(' · '),
+    });
+  return lines;
+}
+
+/** The lines that fit in `rows` (or the fewest there can be, those that never give way), in their order. */
+export function fittedAccountLines<T extends { label: string }>(lines: readonly T[], rows: number): T[] {
+  const dropped = new Set<string>();
+  for (const label of GIVES_WAY) {
+    if (lines.length - dropped.size <= rows) break;
+    if (lines.some((line) => line.label === label)) dropped.add(label);
+  }
+  return lines.filter((line) => !dropped.has(line.label));
+}
 
 /** "Shop API v1 (OpenAPI 3.1.0, 12 paths)" from the service's own description of itself. */
 function describeSpec(spec: Record<string, unknown> | undefined): string {
@@ -30,79 +121,15 @@ function describeSpec(spec: Record<string, unknown> | undefined): string {
   return `${oneLine(info.title ?? 'untitled')} ${oneLine(info.version ?? '')} (OpenAPI ${oneLine(spec.openapi ?? '?')}${paths !== undefined ? `, ${paths} paths` : ''})`;
 }
 
-function Account() {
-  const me = useAppState((state) => state.me.data);
-  const billing = useAppState((state) => state.billing.data);
-  const texting = useAppState((state) => state.texting.data);
-  const spec = useAppState((state) => state.apiSpec.data);
-  // The same counts as the header's, from the same reads.
-  const counts = useAppState(headerCounts);
-  const line = (label: string, value: React.ReactNode) => (
-    <Text wrap="truncate-end">
-      <Text dimColor>{label.padEnd(10)}</Text>
-      {value}
-    </Text>
-  );
-  const card = billing?.payment_method
-    ? `${oneLine(billing.payment_method.brand)} ending ${oneLine(billing.payment_method.last4).slice(-4)}`
-    : 'no card on file';
+function Account({ lines }: { lines: readonly AccountLine[] }) {
   return (
-    <Box flexDirection="column" height={ACCOUNT_ROWS} overflow="hidden">
-      {line(
-        'Account',
-        me
-          ? `${oneLine(me.identity.first_name)} <${oneLine(me.identity.email)}> · ${oneLine(me.identity.business_name)}`
-          : 'loading…',
-      )}
-      {line(
-        'Billing',
-        billing
-          ? `${enumLabel(billing.subscription.status)} · ${oneLine(billing.subscription.plan)} plan · period ends ${day(billing.subscription.current_period_end)} · ${card}`
-          : 'loading…',
-      )}
-      {line(
-        'Texting',
-        texting
-          ? `${texting.texting_number ? oneLine(texting.texting_number) : 'no number yet'} · ${enumLabel(texting.texting_status)} · campaign ${texting.campaign_approved ? 'approved' : 'NOT approved'} · forwarding ${texting.forwarding_verified_at ? `verified ${day(texting.forwarding_verified_at)}` : 'not verified'}`
-          : 'loading…',
-      )}
-      {me
-        ? line(
-            'Inbox',
-            `${plural(counts.openLeads ?? me.inbox_pulse.open_leads, 'open lead')} · ${plural(counts.callbacks ?? me.inbox_pulse.needs_callback, 'missed call')} with no reply`,
-          )
-        : null}
-      {me
-        ? line(
-            'Reviews',
-            `${counts.unreplied ?? me.reviews_pulse.unreplied} unreplied · Google ${me.google_pulse.connected ? 'connected' : 'NOT connected'}`,
-          )
-        : null}
-      {me
-        ? line(
-            'Credits',
-            `${me.credits_pulse.used} used of ${me.credits_pulse.included} · ${me.credits_pulse.remaining} left`,
-          )
-        : null}
-      {me
-        ? line(
-            'Pending',
-            `${plural(counts.pending ?? me.pending_actions, 'action')} awaiting approval (4 Actions)`,
-          )
-        : null}
-      {me ? line('Dashboard', `${oneLine(me.links.today)}  (y copies)`) : null}
-      {me ? line('Inbox at', `${oneLine(me.links.inbox)}  (Y copies)`) : null}
-      {line('API', describeSpec(spec))}
-      {me
-        ? line(
-            'Gaps',
-            me.gaps.length === 0
-              ? 'none'
-              : me.gaps
-                  .map((gap) => oneLine(typeof gap === 'string' ? gap : JSON.stringify(gap)))
-                  .join(' · '),
-          )
-        : null}
+    <Box flexDirection="column" flexShrink={0}>
+      {lines.map((line) => (
+        <Text key={line.label} wrap="truncate-end">
+          <Text dimColor>{line.label.padEnd(10)}</Text>
+          {line.value}
+        </Text>
+      ))}
     </Box>
   );
 }
@@ -114,6 +141,16 @@ function TodayPane({ height, focused }: PaneProps) {
   const rows = useAppState((state) => activityList(state).rows);
   const selected = useSelectedIndex('today', activityList);
   const now = useClockNow();
+  const me = useAppState((state) => state.me.data);
+  const billing = useAppState((state) => state.billing.data);
+  const texting = useAppState((state) => state.texting.data);
+  const spec = useAppState((state) => state.apiSpec.data);
+  const counts = useAppState(headerCounts);
+  const content = frameContentRows(height);
+  const allLines = accountLines({ me, billing, texting, spec, counts });
+  const lines = fittedAccountLines(allLines, content - 2 - MIN_ACTIVITY_ROWS);
+  // A blank row under the account when every line is there and the feed keeps its rows.
+  const gap = lines.length === allLines.length && content - lines.length - 3 >= MIN_ACTIVITY_ROWS ? 1 : 0;
   return (
     <PaneFrame
       title="Today and account"
@@ -121,7 +158,8 @@ function TodayPane({ height, focused }: PaneProps) {
       height={height}
       status={<LoadedStatus loaded={loaded} />}
     >
-      <Account />
+      <Account lines={lines} />
+      {gap ? <Text> </Text> : null}
       <Text wrap="truncate-end">
         <Text bold>Awaiting approval </Text>
         {pending && pending.length > 0 ? <Text dimColor>(p opens them) </Text> : null}
@@ -138,7 +176,7 @@ function TodayPane({ height, focused }: PaneProps) {
         pane="today"
         items={rows}
         selected={selected}
-        height={Math.max(1, frameContentRows(height) - ACCOUNT_ROWS - 2)}
+        height={Math.max(1, content - lines.length - gap - 2)}
         rowKey={(item, index) => `${item.created_at}-${index}`}
         empty={loaded.updatedAt === undefined ? ' ' : 'No activity today.'}
         renderRow={(item, isSelected) => (
