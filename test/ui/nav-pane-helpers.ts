@@ -47,6 +47,19 @@ export function helpLines(frame: string): string[] {
     .map((line) => line.replace(/^║ ?/, '').replace(/ *║$/, ''));
 }
 
+/**
+ * The help's entries as on screen: an entry's text wrapped onto lines of its own under itself (they start with
+ * spaces, where the keys stand) joined back into one, each as "KEYS  TEXT".
+ */
+export function helpEntries(frame: string): string[] {
+  const entries: string[] = [];
+  for (const line of helpLines(frame).slice(1)) {
+    if (line.startsWith(' ') && entries.length > 0) entries[entries.length - 1] += ` ${line.trim()}`;
+    else entries.push(line);
+  }
+  return entries;
+}
+
 /** Does the help overlay have a row for exactly these keys? */
 export const helpHasKey = (frame: string, keys: string) =>
   helpLines(frame).some((line) => line.startsWith(`${keys} `));

@@ -8,12 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { PANES as PANE_LIST, paneById } from '../../src/panes/registry.js';
 import type { PaneId } from '../../src/store/app-store.js';
 import { inboxRows, openLead, threadLeadId } from '../../src/store/selectors.js';
+import { showKeys } from '../../src/ui-kit/commands/describe.js';
 import { dateTime, oneLine } from '../../src/ui-kit/format.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import { draftWithItsAction } from '../support/write-flows.js';
 import {
   firstLoad,
   hasHintFor,
+  helpEntries,
   helpHasKey,
   helpLines,
   lines,
@@ -264,8 +266,8 @@ describe('opening a thread', () => {
 
 describe('help overlay (?)', () => {
   it("lists the focused pane's own keys and the global ones; esc and ? close it", async () => {
-    // Tall enough for the inbox's whole help without scrolling (at 24 rows it scrolls: see below).
-    const tui = await startTui({ columns: 80, rows: 30, intervals: QUIET });
+    // Big enough for the inbox's whole help without scrolling (at 80×24 it scrolls: see below).
+    const tui = await startTui({ columns: 120, rows: 40, intervals: QUIET });
     await firstLoad(tui);
     await tui.press('?');
     let frame = await tui.waitFor('Keys — Inbox');
@@ -304,12 +306,45 @@ describe('help overlay (?)', () => {
     await tui.waitFor((f) => !plain(f).includes('Keys —'));
   });
 
+  it("at 80×24 each key's text is there whole, wrapped under itself, and no line is wider than the terminal", async () => {
+    const tui = await startTui({ columns: 80, rows: 24, intervals: QUIET });
+    await firstLoad(tui);
+    await tui.press('?');
+    await tui.waitFor('Keys — Inbox');
+    // Each row of the help: its keys as shown, and its words (a row's first command's, or the row's own).
+    const rows = new Map<string, { keys: string[]; label: string }>();
+    for (const { command, keys } of tui.keymap.commands('pane:inbox')) {
+      if (keys.length === 0) continue;
+      const id = command.helpRow?.id ?? command.id;
+      const row = rows.get(id) ?? { keys: [], label: command.helpRow?.label ?? command.label };
+      row.keys.push(...keys);
+      rows.set(id, row);
+    }
+    const labels = new Map([...rows.values()].map((row) => [showKeys(row.keys), row.label]));
+    const seen = new Map<string, string>();
+    for (let scrolls = 0; scrolls < 80; scrolls += 1) {
+      const frame = plain(tui.frame());
+      for (const line of lines(frame)) expect([...line].length).toBeLessThanOrEqual(80);
+      for (const entry of helpEntries(frame)) {
+        const keys = [...labels.keys()].find((each) => entry.startsWith(`${each} `));
+        if (keys !== undefined) seen.set(keys, entry.slice(keys.length).trim());
+      }
+      if (/lines (\d+)–(\d+) of \2,/.test(frame)) break;
+      await tui.press('j');
+    }
+    // Every key seen from its first line; its whole text on screen, cut nowhere (an entry's first line may
+    // scroll out of sight while its last is in it: the last screen's entries are checked as they began).
+    expect([...seen.keys()].sort()).toEqual([...labels.keys()].sort());
+    for (const [keys, text] of seen) expect(text.startsWith(labels.get(keys) ?? '?'), keys).toBe(true);
+    expect([...seen.values()].some((text) => text.includes('…'))).toBe(false);
+  });
+
   it('at 80×24 it scrolls to its end and no further: j past the end is taken back, and k scrolls back at once', async () => {
     const tui = await startTui({ columns: 80, rows: 24, intervals: QUIET });
     await firstLoad(tui);
     await tui.press('?');
     const range = () => {
-      const match = /Keys — Inbox {2}(\d+)–(\d+) of (\d+), j\/k scroll/.exec(plain(tui.frame()));
+      const match = /Keys — Inbox {2}lines (\d+)–(\d+) of (\d+), j\/k scroll/.exec(plain(tui.frame()));
       if (!match) throw new Error(`no scroll range in the help's title:\n${plain(tui.frame())}`);
       return { first: Number(match[1]), last: Number(match[2]), of: Number(match[3]) };
     };
@@ -361,7 +396,7 @@ describe('help overlay (?)', () => {
         await tui.press('?');
         const help = await tui.waitFor(`Keys — ${paneById(pane).title}`);
         expect(helpHasKey(help, key), `${pane} help ${key}, readOnly=${readOnly}`).toBe(!readOnly);
-        expect(helpLines(help).join('\n').includes(does)).toBe(!readOnly);
+        expect(helpEntries(help).join('\n').includes(does)).toBe(!readOnly);
         if (readOnly) expect(plain(help)).toContain('read-only');
         await tui.press(KEYS.escape);
         await tui.waitFor((f) => !plain(f).includes('Keys —'));
