@@ -4,6 +4,7 @@
  * ctrl-a/e, alt-b/f), against the real inbox and simulator.
  */
 import { describe, expect, it } from 'vitest';
+import { paletteItems } from '../../src/shell/commands/palette-items.js';
 import { inboxRows } from '../../src/store/selectors.js';
 import { oneLine } from '../../src/ui-kit/format.js';
 import { KEYS, startTui } from '../support/tui.js';
@@ -16,6 +17,10 @@ import {
 } from '../support/write-flows.js';
 import { firstLoad, lines, QUIET, selectedRow } from './nav-pane-helpers.js';
 
+/** The palette's rows of commands (each "what it does · its name", the title and the query line aside). */
+const paletteRows = (frame: string) =>
+  lines(frame).filter((line) => line.startsWith('║') && line.includes(' · ') && !line.includes('Commands —'));
+
 describe('the command palette', () => {
   it(': lists the commands of this pane with their keys; typing finds one; enter runs it', async () => {
     const tui = await startTui({ columns: 100, rows: 30, intervals: QUIET });
@@ -27,12 +32,43 @@ describe('the command palette', () => {
     // The panes' keys are not typed into the query while it is open.
     await tui.press('callb');
     frame = await tui.waitFor(': callb');
-    const firstMatch = lines(frame).find((line) => line.startsWith('║') && line.includes(' · '));
+    const firstMatch = paletteRows(frame)[0];
     expect(firstMatch).toContain('callbacks');
     expect(tui.state().inboxFilter).toBe('open');
     await tui.press(KEYS.enter);
     await tui.waitFor((_frame, state) => state.palette === undefined && state.inboxFilter === 'callbacks');
     await tui.waitFor('Inbox — missed calls with no reply');
+  });
+
+  it('says where the highlight is among what matches, as it scrolls and as a query narrows it', async () => {
+    const tui = await startTui({ columns: 80, rows: 24, intervals: QUIET });
+    await firstLoad(tui);
+    await tui.press(':');
+    const position = async (expected: RegExp) => {
+      const frame = await tui.waitFor(expected);
+      const match = / · (\d+) of (\d+)$/m.exec(
+        lines(frame)
+          .find((line) => line.includes('Commands —'))
+          ?.replace(/ *║$/, '') ?? '',
+      );
+      if (!match) throw new Error(`no position in the palette's title:\n${frame}`);
+      return { at: Number(match[1]), of: Number(match[2]) };
+    };
+    const all = paletteItems(tui.state(), tui.keymap).length;
+    expect(await position(/Commands — .* · 1 of \d+/)).toEqual({ at: 1, of: all });
+    // More than the box shows: the highlight goes out of the first rows, and the title follows it.
+    await tui.press(...Array.from({ length: 20 }, () => KEYS.down));
+    expect(await position(/ · 21 of /)).toEqual({ at: 21, of: all });
+    await tui.press(...Array.from({ length: all + 5 }, () => KEYS.down));
+    expect(await position(new RegExp(` · ${all} of `))).toEqual({ at: all, of: all });
+    // A query: back to the first of what matches.
+    await tui.press('refresh');
+    const matching = paletteItems(tui.state(), tui.keymap).length;
+    expect(matching).toBeLessThan(all);
+    expect(await position(new RegExp(` · 1 of ${matching}`))).toEqual({ at: 1, of: matching });
+    await tui.press('zzzzqqq');
+    await tui.waitFor('No command matches.');
+    expect(lines(tui.frame()).find((line) => line.includes('Commands —'))).not.toMatch(/ of \d/);
   });
 
   it("lists every pane's commands, naming the pane; :approve from the Inbox finds approve, and enter goes there and asks", async () => {
@@ -41,7 +77,7 @@ describe('the command palette', () => {
     expect(tui.state().focus).toBe('inbox');
     await tui.press(':', 'approve');
     const frame = await tui.waitFor(': approve');
-    const matches = lines(frame).filter((line) => line.startsWith('║') && line.includes(' · '));
+    const matches = paletteRows(frame);
     // Each pane's approve says what it approves there.
     expect(
       matches.some((line) =>

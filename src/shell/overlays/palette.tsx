@@ -55,7 +55,17 @@ export function Palette({ height }: { height: number }) {
   const shown = items.slice(first, first + room);
   const context = commandContext();
   return (
-    <OverlayBox height={height} colour="special" title={<>Commands — type to find, enter runs, esc closes</>}>
+    <OverlayBox
+      height={height}
+      colour="special"
+      title={
+        <>
+          Commands — type to find, enter runs, esc closes
+          {/* Where the highlight is among what matches: the rest scrolls out of sight. */}
+          {items.length > 0 ? ` · ${Math.min(selected, items.length - 1) + 1} of ${items.length}` : ''}
+        </>
+      }
+    >
       <Text wrap="truncate-end">
         {': '}
         {query.text.slice(0, query.cursor)}
