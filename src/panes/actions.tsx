@@ -78,6 +78,22 @@ const ActionRow = memo(function ActionRow({
   );
 });
 
+/** What the action does, in the tense its status puts it in: an action published did it, one declined never will. */
+export function whatItDoes(status: Action['status']): string {
+  switch (String(status)) {
+    case 'pending_approval':
+      return 'will do';
+    case 'published':
+      return 'did';
+    case 'declined':
+      return 'would have done';
+    case 'failed':
+      return 'was to do';
+    default:
+      return 'does';
+  }
+}
+
 /** The first line of an action's detail: its kind, id, status and when it was generated. */
 function ActionHeadLine({ action }: { action: Action }) {
   return (
@@ -98,7 +114,8 @@ function ActionDetail({ action }: { action: Action | undefined }) {
       <Box flexDirection="column" height={DETAIL_ROWS} overflow="hidden">
         <ActionHeadLine action={action} />
         <Text color={theme.special} wrap="truncate-end">
-          Reply drafted here to {oneLine(drafted.reviewer)} (approving publishes it):
+          Reply drafted here to {oneLine(drafted.reviewer)}
+          {String(action.status) === 'pending_approval' ? ' (approving publishes it)' : ''}:
         </Text>
         <Text wrap="wrap">{block(drafted.reply)}</Text>
       </Box>
@@ -109,8 +126,8 @@ function ActionDetail({ action }: { action: Action | undefined }) {
       <ActionHeadLine action={action} />
       {extra.length === 0 ? (
         <Text dimColor wrap="wrap">
-          The API gives no detail of what this action will do beyond its kind; check it in the shop's
-          dashboard if unsure.
+          The API gives no detail of what this action {whatItDoes(action.status)} beyond its kind; check it in
+          the shop's dashboard if unsure.
         </Text>
       ) : (
         extra.map(([key, value]) => (

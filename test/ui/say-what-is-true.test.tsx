@@ -188,3 +188,29 @@ describe('the full-screen stop of a refused key', () => {
     expect(tui.quitRequested).toBe(true);
   });
 });
+
+describe("an action's detail", () => {
+  it('says what the action will do, did or would have done, as its status has it', async () => {
+    const tui = await startTui({ columns: 100, rows: 30 });
+    await waitStartup(tui);
+    await onPendingAction(tui);
+    const gap = (tense: string) =>
+      new RegExp(`The API gives no detail of what this action ${tense} beyond its kind`);
+    await tui.waitFor((frame) => gap('will do').test(plain(frame).replace(/\s*│\s*\n│\s*/g, ' ')));
+    for (const [status, tense] of [
+      ['published', 'did'],
+      ['declined', 'would have done'],
+      ['failed', 'was to do'],
+    ] as const) {
+      await tui.press('s');
+      await tui.waitFor(
+        (frame, state) =>
+          state.actionsFilter === status &&
+          (state.actions[status].data?.items.length ?? 0) > 0 &&
+          frame.includes(`Actions — ${status}`),
+      );
+      await tui.waitFor((frame) => gap(tense).test(plain(frame).replace(/\s*│\s*\n│\s*/g, ' ')));
+      expect(plain(tui.frame())).not.toContain('will do');
+    }
+  });
+});
