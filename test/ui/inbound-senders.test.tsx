@@ -10,9 +10,7 @@ import type { Contact, InboxLead } from '../../src/contract/resources.js';
 import type { AppState } from '../../src/store/app-store.js';
 import { leadsToMatchInbound, previewSender, threadLeadId } from '../../src/store/selectors.js';
 import { manualClock, startSim } from '../support/sim.js';
-import { startTui } from '../support/tui.js';
-import { startupLoaded } from '../support/write-flows.js';
-import { firstLoad, lines, plain, QUIET } from './nav-pane-helpers.js';
+import { inboxMatchingTexts, lines, plain } from './nav-pane-helpers.js';
 
 const MINUTE = 60_000;
 
@@ -25,14 +23,7 @@ describe('who wrote a new text', () => {
   it("reads the writer's threads first, the oldest open lead's as well: one contacts read, then no other customer's thread", async () => {
     const clock = manualClock(Date.parse('2026-11-21T15:00:00Z'));
     const s = await startSim({ now: clock.now });
-    const tui = await startTui({
-      sim: s,
-      columns: 120,
-      rows: 40,
-      now: clock.now,
-      intervals: { ...QUIET, pacedMs: 50 },
-    });
-    await firstLoad(tui, startupLoaded);
+    const tui = await inboxMatchingTexts(s, clock.now);
     await tui.waitFor((_f, state) => leadsToMatchInbound(state).length === 0, 10_000);
     const open = tui.state().inbox.open.data?.open_leads ?? [];
     const writer = open.at(-1);

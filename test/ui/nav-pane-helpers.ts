@@ -9,7 +9,9 @@ import { paneById } from '../../src/panes/registry.js';
 import type { AppState, PaneId } from '../../src/store/app-store.js';
 import { selectedIndexIn } from '../../src/store/selection.js';
 import { selectionOf } from '../../src/store/selectors.js';
-import type { TestTui, TuiOptions } from '../support/tui.js';
+import type { TestSim } from '../support/sim.js';
+import { startTui, type TestTui, type TuiOptions } from '../support/tui.js';
+import { startupLoaded } from '../support/write-flows.js';
 
 /** Nothing polls on its own during a test: only what a key asks for (or a first load) is read. */
 export const QUIET: NonNullable<TuiOptions['intervals']> = {
@@ -72,6 +74,22 @@ export async function requestsTo(tui: TestTui, path: string, method = 'GET') {
 }
 
 export const queryOf = (query: string) => new URLSearchParams(query);
+
+/**
+ * The inbox at 120×40 on this simulator and clock, once its first load is on screen; nothing polls on its own
+ * but the threads read to match the latest inbound texts to their leads, 50 ms apart.
+ */
+export async function inboxMatchingTexts(sim: TestSim, now?: () => number): Promise<TestTui> {
+  const tui = await startTui({
+    sim,
+    columns: 120,
+    rows: 40,
+    ...(now ? { now } : {}),
+    intervals: { ...QUIET, pacedMs: 50 },
+  });
+  await firstLoad(tui, startupLoaded);
+  return tui;
+}
 
 /** Waits for the shop, the open inbox and (optionally) more of the first load to be on screen. */
 export async function firstLoad(tui: TestTui, extra?: (state: AppState) => boolean) {

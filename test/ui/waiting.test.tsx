@@ -17,7 +17,7 @@ import { leadUnread, waitingConversations } from '../../src/store/waiting.js';
 import { manualClock, startSim } from '../support/sim.js';
 import { KEYS, settle, startTui } from '../support/tui.js';
 import { startupLoaded } from '../support/write-flows.js';
-import { firstLoad, lines, plain, QUIET, selectedRow } from './nav-pane-helpers.js';
+import { firstLoad, inboxMatchingTexts, lines, plain, QUIET, selectedRow } from './nav-pane-helpers.js';
 
 const MINUTE = 60_000;
 
@@ -62,14 +62,7 @@ const bothRead = (ids: readonly string[]) => (state: AppState) =>
 /** The inbox at 120×40 on the inbox clock, once both customers' texts are matched to their leads. */
 async function inboxWithTwoWaiting() {
   const { clock, s, first, second } = await twoCustomersWrite();
-  const tui = await startTui({
-    sim: s,
-    columns: 120,
-    rows: 40,
-    now: clock.now,
-    intervals: { ...QUIET, pacedMs: 50 },
-  });
-  await firstLoad(tui, startupLoaded);
+  const tui = await inboxMatchingTexts(s, clock.now);
   await tui.waitFor((_f, state) => bothRead([first.lead.id, second.lead.id])(state), 10_000);
   return { clock, s, first, second, tui };
 }
