@@ -127,7 +127,7 @@ export function spawnInTerminal(file: string, args: string[], options: PtyTermin
     if (!disposed && term.buffer.active.type === 'alternate') {
       for (const row of wrappedRows()) {
         const above = term.buffer.active.getLine(term.buffer.active.viewportY + row - 1);
-        const text = `${above?.translateToString() ?? ''}${lines()[row] ?? ''}`;
+        const text = `${above?.translateToString(false, 0, term.cols) ?? ''}${lines()[row] ?? ''}`;
         if (!overflows.some((seen) => seen.row === row && seen.text === text)) overflows.push({ row, text });
       }
     }
@@ -169,15 +169,25 @@ export function spawnInTerminal(file: string, args: string[], options: PtyTermin
     });
   });
 
+  // A row is read as wide as the screen: the alternate buffer keeps no scrollback, so xterm does not cut its
+  // rows when the terminal narrows, and cells of an earlier, wider frame stay past the edge, out of sight
+  // (a clear of the line clears only up to the edge); a read of the whole row showed them as on screen.
   const lines = () => {
     const buffer = term.buffer.active;
     const out: string[] = [];
     for (let y = 0; y < term.rows; y += 1) {
-      out.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
+      // Trimmed here: xterm trims a row only where its last cell holds nothing, past the edge too.
+      out.push(
+        (buffer.getLine(buffer.viewportY + y)?.translateToString(false, 0, term.cols) ?? '').replace(
+          / +$/,
+          '',
+        ),
+      );
     }
     return out;
   };
   const screenText = () => lines().join('\n');
+  const trimmedUnless = (wrapped: boolean, text: string) => (wrapped ? text : text.replace(/ +$/, ''));
   const visibleRows = () => {
     const buffer = term.buffer.active;
     return Array.from({ length: term.rows }, (_, y) => buffer.getLine(buffer.viewportY + y));
@@ -186,7 +196,7 @@ export function spawnInTerminal(file: string, args: string[], options: PtyTermin
     visibleRows()
       .map(
         (line, y) =>
-          `${y > 0 && !line?.isWrapped ? '\n' : ''}${line?.translateToString(!nextWrapped(y)) ?? ''}`,
+          `${y > 0 && !line?.isWrapped ? '\n' : ''}${trimmedUnless(nextWrapped(y), line?.translateToString(false, 0, term.cols) ?? '')}`,
       )
       .join('');
   const nextWrapped = (y: number) =>
@@ -197,7 +207,7 @@ export function spawnInTerminal(file: string, args: string[], options: PtyTermin
     const cell = term.buffer.active.getNullCell();
     visibleRows().forEach((line, y) => {
       let text = '';
-      for (let x = 0; line && x < line.length; x += 1) {
+      for (let x = 0; line && x < Math.min(line.length, term.cols); x += 1) {
         if (line.getCell(x, cell)?.isInverse()) text += cell.getChars() || ' ';
       }
       if (text.trim()) found.set(y, text.trim());
