@@ -79,7 +79,7 @@ const ActionRow = memo(function ActionRow({
 });
 
 /** What the action does, in the tense its status puts it in: an action published did it, one declined never will. */
-export function whatItDoes(status: Action['status']): string {
+function whatItDoes(status: Action['status']): string {
   switch (String(status)) {
     case 'pending_approval':
       return 'will do';

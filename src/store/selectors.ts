@@ -420,10 +420,9 @@ type MatchState = Pick<AppState, 'leads' | 'inbox'> & Partial<Pick<AppState, 'se
 /**
  * A thread copy says whether it holds a text when it was read after the text came: asked for (the copy's time,
  * src/poller/poller.ts) after the inbox first listed the text (both times this box's clock), or, when that is
- * not known, after the text's own time (the service's
- * clock: a service clock ahead of this box's would have the same thread read again and again, paced, and
- * nothing else matched until this box's clock caught up; one behind, a text left unmatched until its thread
- * is read again).
+ * not known, after the text's own time (the service's clock: a service clock ahead of this box's would have the
+ * same thread read again and again, paced, and nothing else matched until this box's clock caught up; one
+ * behind, a text left unmatched until its thread is read again).
  */
 const readSince = (
   state: MatchState,

@@ -15,6 +15,8 @@ import { screenContextOf } from '../commands/dispatch.js';
 
 /** The overlay's border and padding, both sides. */
 const OVERLAY_SIDES = 4;
+/** Narrower than this, a key's words are cut at the edge rather than wrapped a word or two to a line. */
+const MIN_WORDS_WIDTH = 20;
 
 export function HelpOverlay({ height }: { height: number }) {
   const { keymap, commandContext, store } = useServices();
@@ -31,9 +33,10 @@ export function HelpOverlay({ height }: { height: number }) {
   const width = keysColumnWidth(rows, columns);
   // Each key's text wrapped under itself, beside the keys: read whole at 80 columns; the help scrolls by lines.
   const lines = rows.flatMap((row) =>
-    wrapLines(`${row.label}${row.off ? ` (not now: ${row.off})` : ''}`, columns - OVERLAY_SIDES - width).map(
-      (text, index) => ({ row, text, first: index === 0, key: `${row.ids.join(' ')}:${index}` }),
-    ),
+    wrapLines(
+      `${row.label}${row.off ? ` (not now: ${row.off})` : ''}`,
+      Math.max(MIN_WORDS_WIDTH, columns - OVERLAY_SIDES - width),
+    ).map((text, index) => ({ row, text, first: index === 0, key: `${row.ids.join(' ')}:${index}` })),
   );
   const view = scrollWindow(lines.length, height - 3, scroll);
   useScrollHeld(scroll, view.last, (last) =>
