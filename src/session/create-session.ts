@@ -189,7 +189,9 @@ export function createSession(options: SessionOptions): Session {
   });
   // A templates.json that is not used is said at start (and kept in the message log), not only on ctrl-t.
   if (options.templatesProblem && options.view !== 'wallboard')
-    store.setState({ notice: { text: options.templatesProblem, tone: 'warning', at: now() } });
+    store.setState({
+      notice: { text: options.templatesProblem, tone: 'warning', at: now(), background: true },
+    });
   const shopKey = (url: string, apiKey: string) => `${url} ${keyFingerprint(apiKey)}`;
   // The API counts requests, and pauses them after a 429, per key: each shop and key has its own budget, so
   // that a pause of a shop left (or of its texts still sending) never holds up the shop on screen.
@@ -348,7 +350,12 @@ export function createSession(options: SessionOptions): Session {
         connection: { state: 'ok' },
         readOnly,
         ...(readOnly ? {} : { readOnlyReason: undefined }),
-        notice: { text: 'A new key was saved: reading the shop again with it.', tone: 'info', at: now() },
+        notice: {
+          text: 'A new key was saved: reading the shop again with it.',
+          tone: 'info',
+          at: now(),
+          background: true,
+        },
       }));
       stopOnFatal = store.subscribe(onFatal);
       keyMode?.switchKey(apiKey);

@@ -27,6 +27,7 @@ export function keepConversationMarks(
           text: `Read and done marks could not be kept (${(error as Error).message}); they last until the inbox closes.`,
           tone: 'warning',
           at: now(),
+          background: true,
         },
       });
     });
@@ -39,7 +40,9 @@ export function keepConversationMarks(
     if (stopped) return;
     loaded = true;
     if ('problem' in kept) {
-      store.setState({ notice: { text: `Read and done: ${kept.problem}.`, tone: 'warning', at: now() } });
+      store.setState({
+        notice: { text: `Read and done: ${kept.problem}.`, tone: 'warning', at: now(), background: true },
+      });
       return;
     }
     const mine = store.getState().conversations;

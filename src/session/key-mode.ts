@@ -209,6 +209,7 @@ export class KeyModeTracker implements KeyModeWitness {
             text: "This API key is read-only now (the shop's API settings changed): texting, drafting and approving are off until write mode is turned on there.",
             tone: 'warning',
             at: now(),
+            background: true,
           },
         });
       return;
@@ -224,6 +225,7 @@ export class KeyModeTracker implements KeyModeWitness {
               text: 'Write mode is on for this API key: texting, drafting and approving work again.',
               tone: 'success' as const,
               at: now(),
+              background: true as const,
             },
           }
         : {}),

@@ -93,7 +93,7 @@ export function shareSession(session: Session, options: ShareOptions): Sharer {
 
   const setSharing = (sharing: Sharing) => store.setState({ sharing });
   const tell = (text: string, tone: 'info' | 'warning') =>
-    store.setState({ notice: { text: capText(text, 200), tone, at: Date.now() } });
+    store.setState({ notice: { text: capText(text, 200), tone, at: Date.now(), background: true } });
 
   const cancelElectAgain = () => {
     if (electAgain) clearTimeout(electAgain);

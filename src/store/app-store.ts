@@ -253,6 +253,11 @@ export interface Notice {
   text: string;
   tone: 'info' | 'success' | 'warning' | 'error';
   at: number;
+  /**
+   * Said by the inbox of its own accord (a file it could not keep, the key's mode, other terminals), not as
+   * the outcome of something staff did: it does not cover an error on the status line (the log has it).
+   */
+  background?: true;
 }
 
 /** Notices kept in the message log (the oldest go first). */
@@ -632,12 +637,20 @@ export function createAppStore(options: AppStoreOptions = {}): AppStore {
   });
 }
 
-/** The update, with its notice added to the log when it brings a new one. */
-function withLoggedNotice<T extends Partial<AppState>>(state: AppState, next: T): T {
+/**
+ * The update, with its notice added to the log when it brings a new one. A notice of the inbox's own accord
+ * goes to the log only while the status line shows an error: staff must not lose "Not sent to …" to a
+ * file the inbox could not keep a moment later.
+ */
+function withLoggedNotice(state: AppState, next: Partial<AppState>): Partial<AppState> {
   const notice = next.notice;
   if (!notice || notice === state.notice) return next;
-  const log = (next.log ?? state.log).slice(-(LOG_LIMIT - 1));
-  return { ...next, log: [...log, notice] };
+  const log = [...(next.log ?? state.log).slice(-(LOG_LIMIT - 1)), notice];
+  if (notice.background && notice.tone !== 'error' && state.notice?.tone === 'error') {
+    const { notice: _covered, ...rest } = next;
+    return { ...rest, log };
+  }
+  return { ...next, log };
 }
 
 /** Terminals at least this wide show the inbox and the thread side by side. */
