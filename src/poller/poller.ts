@@ -336,7 +336,8 @@ export class Poller {
       const before = this.store.getState();
       this.accept(slot, data, readTimeOf(data) ?? sentAt);
       // Paced from its answer, as before: a slow answer is not followed at once by the next read.
-      this.markRead(slotKey(slot), Math.max(this.lastRead.get(slotKey(slot)) ?? 0, this.now()));
+      const key = slotKey(slot);
+      this.markRead(key, Math.max(this.lastRead.get(key) ?? 0, this.now()));
       if (slot.kind === 'me') this.dueNow(listsBehindMe(before, data as ShopOverview));
       if (slot.kind === 'inbox') this.dueNow(contactsForNewTexts(before, this.store.getState()));
       this.recovered();

@@ -6,7 +6,7 @@ import type { ShopOverview } from '../contract/resources.js';
 import type { AppState } from '../store/app-store.js';
 import { wholeListCounts } from '../store/counts.js';
 import { inboundId } from '../store/seen.js';
-import { previewSender, previewsShown } from '../store/selectors.js';
+import { previewsShown, unmatchedShown } from '../store/selectors.js';
 import { type Cadence, READ_KINDS, readOf, type Slot, slotKey } from './reads.js';
 
 export interface RefreshIntervals {
@@ -126,8 +126,6 @@ export function listsBehindMe(state: AppState, me: ShopOverview): Slot[] {
 export function contactsForNewTexts(before: AppState, after: AppState): Slot[] {
   if (after.view === 'wallboard' || after.contacts.query !== '') return [];
   const listed = new Set(previewsShown(before).map(inboundId));
-  const news = previewsShown(after).filter(
-    (preview) => !listed.has(inboundId(preview)) && previewSender(after, preview).kind !== 'matched',
-  );
-  return news.length > 0 ? [{ kind: 'contacts', query: '' }] : [];
+  const news = unmatchedShown(after).some((preview) => !listed.has(inboundId(preview)));
+  return news ? [{ kind: 'contacts', query: '' }] : [];
 }

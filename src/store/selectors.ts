@@ -455,6 +455,10 @@ export function previewSender(
   return unread ? { kind: 'not-matched-yet' } : { kind: 'no-open-lead' };
 }
 
+/** The latest inbound texts shown that no thread read holds. */
+export const unmatchedShown = (state: MatchState) =>
+  previewsShown(state).filter((preview) => previewSender(state, preview).kind !== 'matched');
+
 /**
  * The threads to read to match the latest inbound texts shown to their leads: the open leads not read since
  * an unmatched text came; first those whose contact was last in touch at or after such a text (the closest
@@ -462,9 +466,7 @@ export function previewSender(
  * matched, or every open lead's thread was read after it.
  */
 export function leadsToMatchInbound(state: MatchState): string[] {
-  const unmatched = previewsShown(state).filter(
-    (preview) => previewSender(state, preview).kind !== 'matched',
-  );
+  const unmatched = unmatchedShown(state);
   if (unmatched.length === 0) return [];
   const unread = openLeadIds(state).filter((id) =>
     unmatched.some((preview) => !readSince(state, id, preview)),

@@ -17,7 +17,7 @@ import { oneLine } from '../../src/ui-kit/format.js';
 import { startSim } from '../support/sim.js';
 import { KEYS, startTui } from '../support/tui.js';
 import { faultOnNext, startupLoaded } from '../support/write-flows.js';
-import { firstLoad, lines, plain, QUIET, selectedRow } from './nav-pane-helpers.js';
+import { firstLoad, inboxMatchingTexts, lines, plain, QUIET, selectedRow } from './nav-pane-helpers.js';
 
 const previewLines = (frame: string) => {
   const all = lines(frame);
@@ -29,8 +29,7 @@ describe('screens that lead to the next step', () => {
   it("the latest inbound texts are matched to their leads by reading the open leads' threads, each once, a new text's writer's first; i opens the thread at that text", async () => {
     const s = await startSim();
     // The threads are read 50 ms apart; nothing else is read again on its own.
-    const tui = await startTui({ sim: s, columns: 120, rows: 40, intervals: { ...QUIET, pacedMs: 50 } });
-    await firstLoad(tui, startupLoaded);
+    const tui = await inboxMatchingTexts(s);
     const allMatched = (state: AppState) => {
       const shown = (state.inbox.open.data?.latest_inbound ?? []).slice(0, INBOUND_SHOWN);
       return shown.length > 0 && shown.every((preview) => previewSender(state, preview).kind === 'matched');

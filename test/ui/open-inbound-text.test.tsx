@@ -6,15 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { selectedActivity, threadLeadId, threadList } from '../../src/store/selectors.js';
 import { startSim } from '../support/sim.js';
-import { KEYS, startTui } from '../support/tui.js';
-import { faultOnNext, startupLoaded } from '../support/write-flows.js';
-import { firstLoad, QUIET, selectedRow } from './nav-pane-helpers.js';
+import { KEYS } from '../support/tui.js';
+import { faultOnNext } from '../support/write-flows.js';
+import { inboxMatchingTexts, selectedRow } from './nav-pane-helpers.js';
 
 describe("Today's inbound texts", () => {
   it('enter and i on an inbound text open its thread at that text; not before a thread read holds it', async () => {
     const s = await startSim();
-    const tui = await startTui({ sim: s, columns: 120, rows: 40, intervals: { ...QUIET, pacedMs: 50 } });
-    await firstLoad(tui, startupLoaded);
+    const tui = await inboxMatchingTexts(s);
     const shop = s.sim.shops.main;
     const open = tui.state().inbox.open.data?.open_leads ?? [];
     const target = open[4];

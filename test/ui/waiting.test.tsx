@@ -155,8 +155,7 @@ describe('waiting for a reply', () => {
     // The simulator keeps this box's time, as the session's thread copies do: nothing here depends on the
     // time of day, and a text is matched by reading its thread after it came (src/store/selectors.ts).
     const s = await startSim();
-    const tui = await startTui({ sim: s, columns: 120, rows: 40, intervals: { ...QUIET, pacedMs: 50 } });
-    await firstLoad(tui, startupLoaded);
+    const tui = await inboxMatchingTexts(s);
     // Nothing is unread at the first start: the newest text listed then is the start of the marks.
     await tui.waitFor((_f, state) => state.conversations.since !== undefined);
     expect(tabLine(plain(tui.frame()))).not.toMatch(/Inbox \(/);
@@ -222,8 +221,7 @@ describe('waiting for a reply', () => {
   it("a busy shop whose clock runs ahead of this box's: several new texts are matched, each thread read once", async () => {
     // The service's clock 10 minutes ahead of this box's (an offset from it: nothing depends on the time).
     const s = await startSim({ now: () => Date.now() + 10 * MINUTE });
-    const tui = await startTui({ sim: s, columns: 120, rows: 40, intervals: { ...QUIET, pacedMs: 50 } });
-    await firstLoad(tui, startupLoaded);
+    const tui = await inboxMatchingTexts(s);
     await tui.waitFor((_f, state) => leadsToMatchInbound(state).length === 0, 10_000);
     const leadReads = async () =>
       (await s.requests())
