@@ -4,6 +4,7 @@
  * and tests can start it and read where to connect.
  */
 import { isLoopbackHost } from '../api/base-url.js';
+import { HINT_MODES, type HintMode } from '../sim/hints.js';
 import { createSimulator } from '../sim/simulator.js';
 import { parseVerbArgs } from './parse-verb.js';
 import { UsageError } from './usage-error.js';
@@ -30,7 +31,11 @@ export async function runSimCommand(args: string[]): Promise<void> {
       `warning: the simulator listens on ${host}, reachable beyond this machine; its tokens are printed in clear\n`,
     );
   }
+  const hints = values.hints ?? 'plausible';
+  if (!HINT_MODES.includes(hints as HintMode))
+    throw new UsageError(`--hints must be ${HINT_MODES.join(' or ')} (got ${hints})`);
   const sim = createSimulator({
+    hints: hints as HintMode,
     seed: number('seed', values.seed, 1, [0, 2 ** 32 - 1]),
     live: values.live === true,
     liveIntervalMs: number('live-interval', values['live-interval'], 4_000, [100, 3_600_000]),

@@ -18,6 +18,7 @@ import type { Issue, ServiceErrorCode } from '../contract/envelopes.js';
 import { ErrorCodeStatus } from '../contract/envelopes.js';
 import { buildOpenApiDocument } from '../contract/openapi.js';
 import type { FaultInjector } from './faults.js';
+import type { Hints } from './hints.js';
 import { approveAction, deliverText, draftReply, type OperationContext } from './operations.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { LoggedRequest, RequestLog } from './request-log.js';
@@ -56,6 +57,8 @@ export interface SimulatorState {
   hanging: Set<() => void>;
   /** Dashboard links in GET /me. */
   dashboardOrigin: string;
+  /** What the answers say of who was in touch besides the threads (src/sim/hints.ts). */
+  hints: Hints;
 }
 
 export type SimulatorEnv = {
@@ -276,7 +279,10 @@ export function createSimulatorApp(state: SimulatorState): Hono<SimulatorEnv> {
       (a) => a.generatedAt,
     );
     return c.json({
-      data: { pending_actions: pending.slice(0, limit).map(actionView), activity: activityView(shop, limit) },
+      data: {
+        pending_actions: pending.slice(0, limit).map(actionView),
+        activity: activityView(shop, limit, state.hints),
+      },
     });
   });
 
@@ -310,8 +316,12 @@ export function createSimulatorApp(state: SimulatorState): Hono<SimulatorEnv> {
     const contacts = c
       .get('shop')
       .contacts.filter((contact) => matchesContactQuery(contact, q))
-      .sort((a, b) => b.lastContactAt - a.lastContactAt || a.name.localeCompare(b.name));
-    return c.json({ data: { items: contacts.slice(0, limit).map(contactView) } });
+      .sort(
+        (a, b) => state.hints.contactTime(b) - state.hints.contactTime(a) || a.name.localeCompare(b.name),
+      );
+    return c.json({
+      data: { items: contacts.slice(0, limit).map((contact) => contactView(contact, state.hints)) },
+    });
   });
 
   app.get('/v1/leads/:id', (c) => {

@@ -5,6 +5,7 @@
 
 import {
   fill,
+  firstNameOf,
   followUpBody,
   freshPhone,
   inboundSummary,
@@ -21,6 +22,7 @@ import {
   weightedPick,
 } from './demo-content.js';
 import { draftReplyFor } from './drafts.js';
+import { deliverText } from './operations.js';
 import type { Random } from './random.js';
 import { isOpen, isTextingLive } from './views.js';
 import { newId, type SimContact, type SimLead, type SimShop, type World } from './world.js';
@@ -28,7 +30,7 @@ import { newId, type SimContact, type SimLead, type SimShop, type World } from '
 export { draftReplyFor } from './drafts.js';
 
 export interface LiveEvent {
-  kind: 'inbound_text' | 'missed_call' | 'review' | 'action';
+  kind: 'inbound_text' | 'missed_call' | 'review' | 'action' | 'dashboard_reply';
   summary: string;
 }
 
@@ -39,6 +41,7 @@ const EVENT_WEIGHTS: readonly (readonly [Kind, number])[] = [
   ['missed_call', 25],
   ['review', 15],
   ['action', 15],
+  ['dashboard_reply', 10],
 ];
 
 /** Placeholders: {job}. */
@@ -58,6 +61,14 @@ const LIVE_INBOUND_TEXTS = [
 const MISSED_CALL_TEXTS = [
   'Just called about {job}, please call back when you can.',
   'Hi, tried calling — need someone for {job} today if possible.',
+] as const;
+
+/** What staff answer from the web dashboard. Placeholders: {first}, {job}. */
+const DASHBOARD_REPLIES = [
+  'Thanks {first}, we can be there tomorrow between 9 and 11.',
+  'Hi {first}, got it. A tech will call you shortly about the {job}.',
+  'No problem {first}, see you then!',
+  'Yes, we take card on site.',
 ] as const;
 
 const NEW_CALLER_AREA_CODES = ['503', '971', '360'] as const;
@@ -94,6 +105,21 @@ function inboundText(world: World, shop: SimShop, rng: Random, now: number): Liv
   const summary = inboundSummary(contact, body);
   shop.activity.push({ kind: 'sms_inbound', summary, createdAt: now });
   return { kind: 'inbound_text', summary };
+}
+
+/**
+ * Someone at the shop answered a waiting customer from the web dashboard: a text the inbox did not send,
+ * which moves the thread, the contact's last contact, Today's activity and (for a new lead) its status.
+ */
+function dashboardReply(world: World, shop: SimShop, rng: Random, now: number): LiveEvent | null {
+  const waiting = openLeads(shop).filter((lead) => lead.messages.at(-1)?.direction === 'inbound');
+  if (waiting.length === 0 || !isTextingLive(shop)) return null;
+  const lead = rng.pick(waiting);
+  const contact = contactOf(shop, lead);
+  if (!contact) return null;
+  const body = fill(rng.pick(DASHBOARD_REPLIES), { first: firstNameOf(contact.name), job: lead.jobType });
+  deliverText({ world, now, nextIdPart: () => rng.hex(10) }, shop, contact, body, lead);
+  return { kind: 'dashboard_reply', summary: `Replied to ${contact.name} from the dashboard` };
 }
 
 function callerFor(world: World, shop: SimShop, rng: Random, now: number): SimContact {
@@ -241,6 +267,8 @@ export function applyLiveEventOfKind(
       return newReview(world, shop, rng, now);
     case 'action':
       return agentAction(world, shop, rng, now);
+    case 'dashboard_reply':
+      return dashboardReply(world, shop, rng, now);
   }
 }
 
@@ -271,7 +299,9 @@ export function applyLiveEvent(world: World, shop: SimShop, rng: Random, now: nu
       ? inboundText(world, shop, rng, now)
       : kind === 'action'
         ? (agentAction(world, shop, rng, now) ?? inboundText(world, shop, rng, now))
-        : null;
+        : kind === 'dashboard_reply'
+          ? (dashboardReply(world, shop, rng, now) ?? inboundText(world, shop, rng, now))
+          : null;
   if (event) return event;
   return kind === 'review' ? newReview(world, shop, rng, now) : missedCall(world, shop, rng, now);
 }

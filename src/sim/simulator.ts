@@ -9,6 +9,7 @@ import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { createSimulatorApp, type SimulatorEnv, type SimulatorState } from './app.js';
 import { FaultInjector, type FaultRates } from './faults.js';
+import { createHints, type HintMode } from './hints.js';
 import {
   applyLiveEvent,
   applyLiveEventOfKind,
@@ -35,6 +36,11 @@ export interface SimulatorOptions {
   live?: boolean;
   /** Time between live events. Default 4 s. */
   liveIntervalMs?: number;
+  /**
+   * What the answers say of who was in touch besides the threads: `plausible` (default) moves a contact's
+   * `last_contact_at` and names contacts in Today's summaries; `none` leaves the threads the only link.
+   */
+  hints?: HintMode;
 }
 
 export interface Simulator {
@@ -117,6 +123,10 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     idempotency: new Map(),
     hanging,
     dashboardOrigin: 'https://dashboard.shop-ops.example',
+    hints: createHints(
+      options.hints ?? 'plausible',
+      [...world.shops.values()].flatMap((shop) => shop.contacts),
+    ),
   };
   const app = createSimulatorApp(state);
   const listeners = new Set<RunningSimulator>();

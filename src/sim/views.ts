@@ -16,6 +16,7 @@ import type {
   ShopOverview,
   TextingSetup,
 } from '../contract/resources.js';
+import type { Hints } from './hints.js';
 import { OPEN_LEAD_STATUSES, type SimAction, type SimContact, type SimLead, type SimShop } from './world.js';
 
 /**
@@ -91,10 +92,10 @@ export function actionView(action: SimAction): Action {
   return { id: action.id, kind: action.kind, status: action.status, generated_at: iso(action.generatedAt) };
 }
 
-export function activityView(shop: SimShop, limit: number): ActivityItem[] {
+export function activityView(shop: SimShop, limit: number, hints: Hints): ActivityItem[] {
   return newestFirst(shop.activity, (a) => a.createdAt)
     .slice(0, limit)
-    .map((a) => ({ kind: a.kind, summary: a.summary, created_at: iso(a.createdAt) }));
+    .map((a) => ({ kind: a.kind, summary: hints.summary(a), created_at: iso(a.createdAt) }));
 }
 
 export function billingView(shop: SimShop): Billing {
@@ -140,14 +141,14 @@ export function latestInboundView(leads: readonly SimLead[], limit: number): Inb
     .map((m) => ({ occurred_at: iso(m.occurredAt), body_preview: truncate(m.body, PREVIEW_LENGTH) }));
 }
 
-export function contactView(contact: SimContact): Contact {
+export function contactView(contact: SimContact, hints: Hints): Contact {
   return {
     id: contact.id,
     name: contact.name,
     phone: contact.phone,
     email: contact.email,
     stage: contact.stage,
-    last_contact_at: iso(contact.lastContactAt),
+    last_contact_at: iso(hints.contactTime(contact)),
   };
 }
 

@@ -55,7 +55,7 @@ describe('applyLiveEvent', () => {
   it('produces every kind of event over 200 calls and keeps the shop consistent', () => {
     const { shops, events, end } = runLive(11, 200);
     const kinds = new Set(events.map((event) => event.kind));
-    expect(kinds).toEqual(new Set(['inbound_text', 'missed_call', 'review', 'action']));
+    expect(kinds).toEqual(new Set(['inbound_text', 'missed_call', 'review', 'action', 'dashboard_reply']));
     const inbound = events.filter((event) => event.kind === 'inbound_text').length;
     for (const kind of ['missed_call', 'review', 'action'] as const) {
       expect(inbound).toBeGreaterThan(events.filter((event) => event.kind === kind).length);
@@ -114,12 +114,21 @@ describe('applyLiveEvent', () => {
         expect(main.reviews).toHaveLength(before.reviews + 1);
         expect(main.reviews.at(-1)).toMatchObject({ createdAtGoogle: now, repliedAt: null, reply: null });
         expect(main.activity.at(-1)).toMatchObject({ kind: 'review_received', createdAt: now });
+      } else if (event.kind === 'dashboard_reply') {
+        // An answer to a waiting customer: the newest text of their thread is now the shop's, and the hints moved.
+        const latest = main.leads.flatMap((lead) => lead.messages).filter((m) => m.occurredAt === now);
+        expect(latest).toHaveLength(1);
+        expect(latest[0]?.direction).toBe('outbound');
+        const lead = main.leads.find((l) => l.messages.some((m) => m.id === latest[0]?.id));
+        expect(lead?.messages.at(-2)?.direction).toBe('inbound');
+        expect(main.contacts.find((c) => c.id === lead?.contactId)?.lastContactAt).toBe(now);
+        expect(main.activity.at(-1)).toMatchObject({ kind: 'text_sent', createdAt: now });
       } else {
         expect(main.actions).toHaveLength(before.actions + 1);
         expect(main.actions.at(-1)).toMatchObject({ status: 'pending_approval', generatedAt: now });
         expect(main.activity).toHaveLength(before.activity);
       }
-      if (event.kind !== 'inbound_text' && event.kind !== 'missed_call') {
+      if (event.kind === 'review' || event.kind === 'action') {
         expect(main.leads.reduce((sum, lead) => sum + lead.messages.length, 0)).toBe(before.messages);
       }
     }
