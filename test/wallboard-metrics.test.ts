@@ -96,7 +96,14 @@ describe('GET /metrics', () => {
       view: 'wallboard',
       visibleSlots: wallboardReads,
       maxRpm: 120,
-      intervals: { visibleMs: HOUR, headerMs: HOUR, backgroundMs: HOUR, rareMs: HOUR },
+      intervals: {
+        visibleMs: HOUR,
+        headerMs: HOUR,
+        backgroundMs: HOUR,
+        rareMs: HOUR,
+        burstMs: HOUR,
+        pacedMs: HOUR,
+      },
       requestStats: stats,
     });
     const server = await serveMetrics({ host: '127.0.0.1', port: 0 }, () => [

@@ -115,6 +115,8 @@ export interface AttemptInfo {
   method: string;
   /** The probe of the key's mode: a write in form that changes nothing, as unhurried as a background read. */
   probe?: boolean;
+  /** A read catching up with the shop (CallOptions.burst). */
+  burst?: boolean;
 }
 
 export interface CallOptions {
@@ -122,6 +124,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** At most this many attempts for this call (a poller that backs off by itself passes 1). */
   maxAttempts?: number;
+  /** A read catching up with the shop (the poller's burst): the request budget may let it past its quiet rate. */
+  burst?: boolean;
 }
 
 export interface SendTextOptions extends CallOptions {
@@ -183,6 +187,7 @@ interface RequestSpec {
   idempotencyKey?: string;
   signal?: AbortSignal;
   maxAttempts?: number;
+  burst?: boolean;
 }
 
 const DEFAULT_ATTEMPT_TIMEOUT_MS = 10_000;
@@ -526,6 +531,7 @@ export function createShopClient(options: ShopClientOptions): HttpShopClient {
           endpoint: describeEndpoint(endpoint),
           method: endpoint.method,
           ...(spec.probe ? { probe: true } : {}),
+          ...(spec.burst ? { burst: true } : {}),
         };
         try {
           const permit = await options.beforeAttempt?.(info, call.signal);

@@ -5,7 +5,7 @@
  * definition (src/store/waiting.ts), the inbox's too.
  */
 import type { InboundPreview, LeadDetail } from '../contract/resources.js';
-import { leadOfPreview } from '../store/selectors.js';
+import { leadOfPreview } from '../store/inbound-match.js';
 
 /** The thread (among those read) holding an inbound text of the preview's time and words. */
 export function threadOfPreview(

@@ -25,6 +25,8 @@ import type { Poller } from '../poller/poller.js';
 import { readOf, readSlot, type Slot, type SlotData, slotKey } from '../poller/reads.js';
 import { type AppStore, composingContact } from '../store/app-store.js';
 import { marksAdded, marksFrom, mergeMarks } from '../store/conversation-marks.js';
+import { LIST_LIMIT } from '../store/counts.js';
+import { MAX_CACHED_LEADS as MAX_OTHER_LEADS } from '../store/read-slices.js';
 import { hubListenPath } from './hub-paths.js';
 import {
   ClientMessage,
@@ -62,8 +64,8 @@ export const DEFAULT_BEAT_MS = 1_000;
 const MAX_PEERS = 64;
 /** A terminal that does not read what it is sent is dropped before it fills this process's memory. */
 const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
-/** Threads kept to hand out: as many as a store keeps. */
-const MAX_CACHED_LEADS = 50;
+/** Threads kept to hand out: as many as a store keeps (every open lead's, a page of them, and others). */
+const MAX_CACHED_LEADS = LIST_LIMIT + MAX_OTHER_LEADS;
 
 interface Peer {
   socket: Socket;

@@ -9,19 +9,11 @@ import type { InboundPreview, InboxLead } from '../contract/resources.js';
 import type { Slot } from '../poller/reads.js';
 import { type AppState, INBOX_ORDERS, type InboxOrder, isWide } from '../store/app-store.js';
 import { type ConversationMarks, isDone, isUnread } from '../store/conversation-marks.js';
+import { pictureCoverage } from '../store/conversation-picture.js';
 import { callbackCount, listCount, openLeadCount } from '../store/counts.js';
+import { INBOUND_SHOWN, type PreviewSender, previewSender, previewsShown } from '../store/inbound-match.js';
 import { inboundId } from '../store/seen.js';
-import {
-  INBOUND_SHOWN,
-  inboxList,
-  type PreviewSender,
-  previewSender,
-  previewsShown,
-  repliedFromHere,
-  searchText,
-  selectedLead,
-  threadLeadId,
-} from '../store/selectors.js';
+import { inboxList, repliedFromHere, searchText, selectedLead, threadLeadId } from '../store/selectors.js';
 import { leadUnread, newestInboundAt, waitingConversations } from '../store/waiting.js';
 import { useAppState, useClockNow, useServices, useTheme } from '../ui-kit/app-context.js';
 import type { CommandContext } from '../ui-kit/commands/command.js';
@@ -213,11 +205,11 @@ function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: bo
   // Who sent each, as far as the threads read say: matched only when the previews or the threads change.
   const leads = useAppState((state) => state.leads);
   const inbox = useAppState((state) => state.inbox);
-  const seen = useAppState((state) => state.seen);
+  const threadNews = useAppState((state) => state.threadNews);
   const shown = useMemo(() => previews.slice(0, INBOUND_SHOWN), [previews]);
   const senders = useMemo(
-    () => shown.map((preview) => previewSender({ leads, inbox, seen }, preview)),
-    [shown, leads, inbox, seen],
+    () => shown.map((preview) => previewSender({ leads, inbox, threadNews }, preview)),
+    [shown, leads, inbox, threadNews],
   );
   const now = useClockNow();
   const picking = useAppState((state) => (state.focus === 'inbox' ? state.inboundPick : undefined));
@@ -309,13 +301,19 @@ function InboxPane({ height, width, focused }: PaneProps) {
   const wide = useAppState((state) => state.columns < 120 || state.columns >= 160);
   const now = useClockNow();
   const order = useAppState((state) => state.inboxOrder);
+  // The waiting list is made from the threads read: while some are not, its title says how many are.
+  const coverage = useAppState((state) => {
+    if (!state.waitingOnly) return '';
+    const { read, of } = pictureCoverage(state);
+    return read < of ? ` · ${read} of ${of} conversations read` : '';
+  });
   const title = TITLES[filter];
   const contentRows = frameContentRows(height);
   const searchRows = search.text || search.editing ? 1 : 0;
   const listRows = Math.max(1, contentRows - INBOUND_SHOWN - 1 - searchRows);
   return (
     <PaneFrame
-      title={`${title} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount, total })}${order === 'newest' || filter === 'waiting' ? '' : ` · ${order === 'same-day' ? 'same-day first' : 'oldest first'}`}`}
+      title={`${title} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount, total })}${coverage}${order === 'newest' || filter === 'waiting' ? '' : ` · ${order === 'same-day' ? 'same-day first' : 'oldest first'}`}`}
       focused={focused}
       height={height}
       {...(width !== undefined ? { width } : {})}
@@ -328,7 +326,13 @@ function InboxPane({ height, width, focused }: PaneProps) {
         selected={selected}
         height={listRows}
         rowKey={(lead) => lead.id}
-        empty={loaded.updatedAt === undefined ? ' ' : EMPTY[filter]}
+        empty={
+          loaded.updatedAt === undefined
+            ? ' '
+            : coverage
+              ? `Nobody is waiting among the conversations read so far${coverage}.`
+              : EMPTY[filter]
+        }
         renderRow={(lead, isSelected) => (
           <LeadRow
             lead={lead}
@@ -355,11 +359,10 @@ function unreadLeadIds(state: AppState): string[] {
   return [...ids];
 }
 
-/** The Inbox's tab: new leads and unread conversations (once each), and new texts not matched to a lead yet. */
+/** The Inbox's tab: new leads and unread conversations (once each), and new texts shown not matched to a lead yet. */
 function marksCounted(state: AppState): number {
   const leads = new Set([...state.seen.fresh.leads, ...unreadLeadIds(state)]);
-  const previews = state.inbox.open.data?.latest_inbound ?? [];
-  const unmatched = previews.filter(
+  const unmatched = previewsShown(state).filter(
     (preview) =>
       state.seen.fresh.inbound.has(inboundId(preview)) && previewSender(state, preview).kind !== 'matched',
   );

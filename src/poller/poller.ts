@@ -44,6 +44,16 @@ export interface PollerOptions {
 
 const DEFAULT_BACKOFF = { baseMs: 2_000, maxMs: 60_000 };
 
+interface NextRead {
+  slot: Slot;
+  dueAt: number;
+  /** Asked for by a key press: read before anything else, from staff's share of the budget too. */
+  urgent: boolean;
+  picture?: 'burst' | 'paced';
+  /** Read as a burst (src/poller/request-budget.ts): catching up with the shop. */
+  burst?: boolean;
+}
+
 /** A thread shown because the selection moved onto it is read once the selection rests this long. */
 const LEAD_SETTLE_MS = 200;
 
@@ -82,11 +92,17 @@ export class Poller {
   private threadRead = false;
   /** When each never-read lead first came on screen: holding j in the wide inbox must not read every lead passed. */
   private readonly firstVisible = new Map<string, number>();
-  /** When the last paced read was made or received (src/poller/reads.ts, the `paced` cadence). */
-  private lastPacedRead = 0;
+  /** When the last read of each cadence of the picture was made (src/poller/reads.ts, `burst` and `paced`). */
+  private readonly lastPictureRead = { burst: 0, paced: 0 };
+  /** Whether this poller reads the picture of the conversations (a client of its box's hub takes the hub's). */
+  private readsPicture = true;
+  /** Slots made due to catch up with the shop (the contacts list for a new text): read as a burst. */
+  private readonly catchingUp = new Set<string>();
   /** Slots asked for by a key press: read before anything else, budget permitting. */
   private readonly urgent = new Map<string, Slot>();
   private failures = 0;
+  /** Counted up at every stop: a read answered after the stop that started it is not stored. */
+  private generation = 0;
   private retryAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private inFlight: AbortController | undefined;
@@ -108,8 +124,9 @@ export class Poller {
   start(): void {
     if (this.running) return;
     this.running = true;
-    // The first paced read waits its interval: the first screen comes first.
-    this.lastPacedRead = this.now();
+    // The picture's reads wait their interval from the start; the first screen comes first.
+    this.lastPictureRead.burst = this.now();
+    this.lastPictureRead.paced = this.now();
     // What is on screen changed (pane, filter, search, open lead): read it now if never read.
     let lastVisible = '';
     this.unsubscribe = this.store.subscribe((state) => {
@@ -155,7 +172,19 @@ export class Poller {
     this.wake();
   }
 
+  /**
+   * Stops reading. What was under way or asked for belongs to before the stop (another key or shop may be
+   * on screen next): its answers are dropped, its failures too.
+   */
   stop(): void {
+    this.generation += 1;
+    this.urgent.clear();
+    this.catchingUp.clear();
+    this.halt();
+  }
+
+  /** Stops reading for good with this key (the shop refused it): what was under way still says how it ended. */
+  private halt(): void {
     this.running = false;
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
@@ -176,10 +205,21 @@ export class Poller {
 
   /** `R`: everything, now (still one read at a time, within the budget). */
   refreshAll(): void {
-    // Not the paced reads: they keep their pace (the next thread to match a text to its lead, say).
-    for (const { slot, paced } of plan(this.store.getState(), this.intervals, this.visibleSlots))
-      if (!paced) this.urgent.set(slotKey(slot), slot);
+    // Not the picture's reads: they keep their own pace (and a burst is due at once anyway).
+    for (const { slot, picture } of plan(this.store.getState(), this.intervals, this.visibleSlots))
+      if (!picture) this.urgent.set(slotKey(slot), slot);
     this.retryNow();
+  }
+
+  /**
+   * Whether this poller reads the picture of every open conversation (src/store/conversation-picture.ts):
+   * a terminal reading the shop for its box does; a client of the box's hub does not, the hub hands it
+   * every thread it reads.
+   */
+  setReadsPicture(reads: boolean): void {
+    if (reads === this.readsPicture) return;
+    this.readsPicture = reads;
+    this.wake();
   }
 
   /** Read one slot soon, e.g. the thread just opened or a search just typed. */
@@ -246,15 +286,16 @@ export class Poller {
   }
 
   /** The next slot to read and when it is due. */
-  private next(): { slot: Slot; dueAt: number; urgent: boolean; paced?: boolean } | undefined {
+  private next(): NextRead | undefined {
     const [urgentKey, urgentSlot] = this.urgent.entries().next().value ?? [];
     if (urgentKey !== undefined && urgentSlot) return { slot: urgentSlot, dueAt: this.now(), urgent: true };
-    let best: { slot: Slot; dueAt: number; urgent: boolean; paced?: boolean } | undefined;
-    for (const { slot, everyMs, paced } of plan(this.store.getState(), this.intervals, this.visibleSlots)) {
+    let best: NextRead | undefined;
+    for (const { slot, everyMs, picture } of plan(this.store.getState(), this.intervals, this.visibleSlots)) {
+      if (picture && !this.readsPicture) continue;
       const key = slotKey(slot);
       const last = this.lastRead.get(key);
       let dueAt = last === undefined ? 0 : last + everyMs + this.lagMs;
-      if (paced) dueAt = Math.max(this.lastPacedRead, last ?? 0) + everyMs + this.lagMs;
+      if (picture) dueAt = this.lastPictureRead[picture] + everyMs;
       // The first thread of the session is read at once; later ones once the selection rests on them.
       else if (last === undefined && slot.kind === 'lead' && this.threadRead) {
         const since = this.firstVisible.get(key) ?? this.now();
@@ -264,7 +305,10 @@ export class Poller {
         }
         dueAt = since + LEAD_SETTLE_MS;
       }
-      if (!best || dueAt < best.dueAt) best = { slot, dueAt, urgent: false, ...(paced ? { paced } : {}) };
+      if (!best || dueAt < best.dueAt) {
+        const burst = picture === 'burst' || this.catchingUp.has(key);
+        best = { slot, dueAt, urgent: false, ...(picture ? { picture } : {}), ...(burst ? { burst } : {}) };
+      }
     }
     return best;
   }
@@ -300,48 +344,55 @@ export class Poller {
     if (next.dueAt > now) return this.sleepUntil(next.dueAt);
     // Wait for the budget (or a 429's pause) here, not inside the call, whose
     // deadline would turn a long wait into a "timeout" and the status into "offline".
-    const slotAt = this.budget.nextSlotAt();
+    const priority = next.burst ? 'burst' : 'poll';
+    const slotAt = this.budget.nextSlotAt(priority);
     if (slotAt > now) return this.sleepUntil(slotAt);
     // Background reads leave part of the budget to staff; a key press may use it.
-    const reserve = Math.ceil(this.budget.limit * RESERVED_FOR_USERS);
-    if (!next.urgent && this.budget.available <= reserve) {
-      return this.sleepUntil(Math.max(this.budget.nextSlotAt(), now + 1_000));
+    const reserve = Math.ceil(this.budget.limitFor(priority) * RESERVED_FOR_USERS);
+    if (!next.urgent && this.budget.availableFor(priority) <= reserve) {
+      return this.sleepUntil(Math.max(this.budget.nextSlotAt(priority), now + 1_000));
     }
-    this.urgent.delete(slotKey(next.slot));
-    if (next.paced) this.lastPacedRead = now;
-    await this.read(next.slot);
+    const key = slotKey(next.slot);
+    this.urgent.delete(key);
+    this.catchingUp.delete(key);
+    if (next.picture) this.lastPictureRead[next.picture] = now;
+    await this.read(next.slot, next.burst === true);
     this.wake();
   }
 
-  private async read(slot: Slot): Promise<void> {
+  private async read(slot: Slot, burst: boolean): Promise<void> {
     const controller = new AbortController();
     this.inFlight = controller;
     try {
-      await this.readOne(slot, controller.signal);
+      await this.readOne(slot, controller.signal, burst);
     } finally {
       this.inFlight = undefined;
     }
   }
 
   /** One slot read and stored (its data, or its failure beside the last good data). */
-  private async readOne(slot: Slot, signal: AbortSignal): Promise<void> {
+  private async readOne(slot: Slot, signal: AbortSignal, burst = false): Promise<void> {
     markLoading(this.store, slot);
     // The copy is the shop as it was when the request went out: a text that came while it was answered may be
     // missing from it, so a copy is dated when it was asked for (or, from the hub, when the hub asked).
     const sentAt = this.now();
+    const generation = this.generation;
     try {
-      const reading = this.fetch(slot, signal);
+      const reading = this.fetch(slot, signal, burst);
       this.onReading?.(slot, reading);
       const data = await reading;
+      if (generation !== this.generation) return;
       const before = this.store.getState();
       this.accept(slot, data, readTimeOf(data) ?? sentAt);
       // Paced from its answer, as before: a slow answer is not followed at once by the next read.
       const key = slotKey(slot);
       this.markRead(key, Math.max(this.lastRead.get(key) ?? 0, this.now()));
       if (slot.kind === 'me') this.dueNow(listsBehindMe(before, data as ShopOverview));
-      if (slot.kind === 'inbox') this.dueNow(contactsForNewTexts(before, this.store.getState()));
+      if (slot.kind === 'inbox' && this.readsPicture)
+        this.catchUp(contactsForNewTexts(before, this.store.getState()));
       this.recovered();
     } catch (error) {
+      if (generation !== this.generation) return;
       const at = this.now();
       this.markRead(slotKey(slot), at);
       storeFailure(this.store, slot, failureOf(error, at));
@@ -354,9 +405,20 @@ export class Poller {
     for (const slot of slots) this.lastRead.set(slotKey(slot), 0);
   }
 
-  private fetch(slot: Slot, signal: AbortSignal): Promise<SlotData> {
+  /** Background reads made due at once, read as a burst: they tell which threads to read for a new text. */
+  private catchUp(slots: readonly Slot[]): void {
+    this.dueNow(slots);
+    for (const slot of slots) this.catchingUp.add(slotKey(slot));
+  }
+
+  private fetch(slot: Slot, signal: AbortSignal, burst: boolean): Promise<SlotData> {
     // One attempt per read: the poller's own backoff decides when to try again.
-    return readSlot(this.client, slot, { signal, maxAttempts: 1 }, this.pageSize);
+    return readSlot(
+      this.client,
+      slot,
+      { signal, maxAttempts: 1, ...(burst ? { burst } : {}) },
+      this.pageSize,
+    );
   }
 
   private recovered(): void {
@@ -379,7 +441,7 @@ export class Poller {
             message: explainApiError(error),
           },
         });
-        this.stop();
+        this.halt();
         return;
       case 'rate_limited': {
         // The client's scheduler hook has paused the budget already; show it.

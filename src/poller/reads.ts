@@ -12,10 +12,12 @@ import type { CallOptions, ShopClient } from '../api/client.js';
 import { type Endpoint, endpoints, SEARCH_QUERY_MAX } from '../contract/endpoints.js';
 import { ActionStatusValues, InboxFilterValues } from '../contract/resources.js';
 import type { AppState } from '../store/app-store.js';
+import { threadsToRead, threadToRefresh } from '../store/conversation-picture.js';
 import { LIST_LIMIT } from '../store/counts.js';
+import { newsOfContacts, newsOfInbox, newsOfToday } from '../store/news-of-lists.js';
 import { boundLeads, changed, type ReadChange, type ServerField } from '../store/read-slices.js';
 import { inboundId, observe, type SeenState } from '../store/seen.js';
-import { leadsToMatchInbound } from '../store/selectors.js';
+import type { ThreadNews } from '../store/thread-news.js';
 
 /** A slot's schema: its kind, and the parameters its query is made from (each a string). */
 type SlotShape = z.ZodObject<{ kind: z.ZodLiteral<string> } & Record<string, z.ZodType<string>>>;
@@ -35,20 +37,32 @@ export interface ReadKind<Schema extends SlotShape, Data> {
   write(state: AppState, slot: z.output<Schema>, change: ReadChange<Data>): Partial<AppState>;
   /** What of a fresh copy can be "new since staff last looked" (src/store/seen.ts). */
   observe?(seen: SeenState, slot: z.output<Schema>, data: Data, at: number): SeenState;
-  /** Read even when no pane shows it: these slots, this often. Absent: only while a pane shows it. */
-  refresh?: { slots(state: AppState): z.output<Schema>[]; every: Cadence };
+  /** What a fresh copy says of the threads without reading them (src/store/news-of-lists.ts), before it lands. */
+  news?(state: AppState, slot: z.output<Schema>, data: Data, at: number): ThreadNews;
+  /** Read even when no pane shows it: these slots, this often (or several such). Absent: only while a pane shows it. */
+  refresh?: Refresh<Schema> | ReadonlyArray<Refresh<Schema>>;
   /** Whether a hub sends a fresh copy to every terminal (default), or only to the terminal that asked. */
   shared?(slot: z.output<Schema>): boolean;
+}
+
+export interface Refresh<Schema extends SlotShape> {
+  slots(state: AppState): z.output<Schema>[];
+  every: Cadence;
 }
 
 /**
  * How often a read is made when no pane shows it (src/poller/refresh-plan.ts gives each its interval):
  * `header` the counts always on screen, `background` the lists whose news the title and the "new" marks
- * tell, `rare` what rarely changes, `rarest` what changes with a new version of the service; `paced`: each slot
- * is read once it is in the plan, one at a time, the reads of all paced slots spaced apart (the threads read to
- * match the latest inbound texts to their leads: the plan holds one while one is needed).
+ * tell, `rare` what rarely changes, `rarest` what changes with a new version of the service. Two cadences
+ * are read for the picture of every open conversation (src/store/conversation-picture.ts), by one terminal
+ * of a box (its hub hands each thread to the others), and spaced from the previous read of the same
+ * cadence rather than from the slot's own: `burst`, the reads catching up with the shop (as fast as the
+ * budget's burst allows), and `paced`, the threads read again now and then, one at a time.
  */
-export type Cadence = 'header' | 'background' | 'rare' | 'rarest' | 'paced';
+export type Cadence = 'header' | 'background' | 'rare' | 'rarest' | 'burst' | 'paced';
+
+/** The cadences of the picture of the conversations: one terminal of a box reads them for all. */
+export const PICTURE_CADENCES: ReadonlySet<Cadence> = new Set(['burst', 'paced']);
 
 /**
  * An entry: its slot's schema first (which types the rest), then the rest, checked, its data's type
@@ -89,6 +103,7 @@ const TABLE = {
             at,
           )
         : seen,
+    news: (state, slot, inbox, at) => newsOfInbox(state, slot.filter, inbox, at),
     // New missed calls are news (the title, notifications): read as often as the other lists behind them.
     refresh: {
       slots: () => [
@@ -141,6 +156,7 @@ const TABLE = {
     fetch: (client, _slot, call, limit) => client.getToday({ limit }, call),
     field: 'today',
     write: (state, _slot, change) => ({ today: changed(state.today, change) }),
+    news: (state, _slot, today, at) => newsOfToday(state, today, at),
     refresh: { slots: () => [{ kind: 'today' }], every: 'background' },
   }),
   billing: read(z.object({ kind: z.literal('billing') }))({
@@ -180,6 +196,10 @@ const TABLE = {
       const contacts = { ...changed(state.contacts, change), query: state.contacts.query };
       return { contacts: change.kind === 'answered' ? { ...contacts, loadedQuery: slot.query } : contacts };
     },
+    news: (state, slot, contacts, at) =>
+      slot.query === '' && state.contacts.query === ''
+        ? newsOfContacts(state, contacts, at)
+        : state.threadNews,
     refresh: {
       slots: (state) => [{ kind: 'contacts', query: state.contacts.query }],
       every: 'rare',
@@ -199,18 +219,27 @@ const TABLE = {
         state,
       ),
     }),
-    // The latest inbound texts carry no lead: the open leads' threads are read, newest first, until each text
-    // shown is found in one (a hub hands each thread to every terminal, so the box reads it once).
+    // The picture of every open conversation: the threads to read now (never read, said to have changed, or
+    // maybe holding a new text), as a burst, one at a time; and the one read longest ago, now and then.
     // Not on the wallboard: its budget goes to the counts the room watches.
-    refresh: {
-      slots: (state) =>
-        state.view === 'wallboard'
-          ? []
-          : leadsToMatchInbound(state)
-              .slice(0, 1)
-              .map((id) => ({ kind: 'lead', id })),
-      every: 'paced',
-    },
+    refresh: [
+      {
+        slots: (state) =>
+          state.view === 'wallboard'
+            ? []
+            : threadsToRead(state)
+                .slice(0, 1)
+                .map((id) => ({ kind: 'lead', id })),
+        every: 'burst',
+      },
+      {
+        slots: (state) => {
+          const id = state.view === 'wallboard' ? undefined : threadToRefresh(state);
+          return id === undefined ? [] : [{ kind: 'lead', id }];
+        },
+        every: 'paced',
+      },
+    ],
   }),
 };
 
@@ -229,6 +258,18 @@ export type Slot = { [K in ReadKindName]: z.output<SchemaOf<K>> }[ReadKindName];
 
 /** What a slot reads: one of the contract's answers. */
 export type SlotData = DataOf<ReadKindName>;
+
+/** What of a kind is read when no pane shows it (its `refresh`, as a list). */
+export function refreshesOf(
+  kind: ReadKindName,
+): ReadonlyArray<{ slots(state: AppState): Slot[]; every: Cadence }> {
+  const refresh = readOf(kind).refresh as
+    | { slots(state: AppState): Slot[]; every: Cadence }
+    | ReadonlyArray<{ slots(state: AppState): Slot[]; every: Cadence }>
+    | undefined;
+  if (refresh === undefined) return [];
+  return Array.isArray(refresh) ? refresh : [refresh as { slots(state: AppState): Slot[]; every: Cadence }];
+}
 
 /** The entry of a kind. */
 export function readOf<K extends ReadKindName>(kind: K): ReadKind<SchemaOf<K>, DataOf<K>> {

@@ -5,9 +5,10 @@
 import type { ShopOverview } from '../contract/resources.js';
 import type { AppState } from '../store/app-store.js';
 import { wholeListCounts } from '../store/counts.js';
+import { previewsShown, readSinceListed, unmatchedShown } from '../store/inbound-match.js';
+import { leadIndex } from '../store/lead-index.js';
 import { inboundId } from '../store/seen.js';
-import { previewsShown, unmatchedShown } from '../store/selectors.js';
-import { type Cadence, READ_KINDS, readOf, type Slot, slotKey } from './reads.js';
+import { type Cadence, READ_KINDS, refreshesOf, type Slot, slotKey } from './reads.js';
 
 export interface RefreshIntervals {
   /** What the focused pane (and the header) shows. */
@@ -18,7 +19,9 @@ export interface RefreshIntervals {
   backgroundMs: number;
   /** Things that rarely change: billing, texting, contacts off screen. */
   rareMs: number;
-  /** Between two paced reads (the threads read to match the latest inbound texts to their leads). */
+  /** Between two burst reads (the threads read to catch up with the shop), besides what the budget allows. */
+  burstMs: number;
+  /** Between two paced reads (a thread of the picture read again now and then). */
   pacedMs: number;
 }
 
@@ -27,7 +30,8 @@ export const DEFAULT_INTERVALS: RefreshIntervals = {
   headerMs: 20_000,
   backgroundMs: 60_000,
   rareMs: 300_000,
-  pacedMs: 5_000,
+  burstMs: 0,
+  pacedMs: 20_000,
 };
 
 /** What the screen shows now (the UI says; without a screen, nothing): read more often than the rest. */
@@ -52,6 +56,8 @@ function everyMs(cadence: Cadence, intervals: RefreshIntervals): number {
       return intervals.rareMs;
     case 'rarest':
       return intervals.rareMs * 12;
+    case 'burst':
+      return intervals.burstMs;
     case 'paced':
       return intervals.pacedMs;
   }
@@ -59,17 +65,19 @@ function everyMs(cadence: Cadence, intervals: RefreshIntervals): number {
 
 /** What is read whether or not a pane shows it, and how often: each read's `refresh`, in the table's order. */
 function backgroundReads(state: AppState): Array<{ slot: Slot; every: Cadence }> {
-  return READ_KINDS.flatMap((kind) => {
-    const refresh = readOf(kind).refresh;
-    return refresh ? refresh.slots(state).map((slot) => ({ slot, every: refresh.every })) : [];
-  });
+  return READ_KINDS.flatMap((kind) =>
+    refreshesOf(kind).flatMap(({ slots, every }) => slots(state).map((slot) => ({ slot, every }))),
+  );
 }
 
 export interface PlanEntry {
   slot: Slot;
   everyMs: number;
-  /** Read `everyMs` after the last paced read (of any slot), not after its own (the `paced` cadence). */
-  paced?: boolean;
+  /**
+   * A read of the picture of the conversations (`burst` or `paced`): read `everyMs` after the last read of
+   * its cadence (of any slot), not after its own, and only by the terminal that reads the shop for its box.
+   */
+  picture?: 'burst' | 'paced';
 }
 
 /** Every slot worth refreshing now, each with how often. Visible ones first. */
@@ -88,7 +96,11 @@ export function plan(
   };
   for (const slot of visibleSlots(state)) add({ slot, everyMs: intervals.visibleMs });
   for (const { slot, every } of backgroundReads(state))
-    add({ slot, everyMs: everyMs(every, intervals), ...(every === 'paced' ? { paced: true } : {}) });
+    add({
+      slot,
+      everyMs: everyMs(every, intervals),
+      ...(every === 'burst' || every === 'paced' ? { picture: every } : {}),
+    });
   return entries;
 }
 
@@ -117,15 +129,20 @@ export function listsBehindMe(state: AppState, me: ShopOverview): Slot[] {
 }
 
 /**
- * The contacts list, when an inbox read listed a latest inbound text that no thread read holds: whose
- * `last_contact_at` is at or after the text says whose thread to read first (leadsToMatchInbound), so the
- * text is matched with a read or two rather than after the open leads' threads newest first, one every
- * `pacedMs`. Not on the wallboard (it matches nothing), nor while the Contacts pane shows a search (its
- * copy is the search's).
+ * The contacts list, when an inbox read listed a latest inbound text that no thread read holds and more
+ * than two threads are left that may hold it: whose `last_contact_at` is at or after the text says whose
+ * thread to read first (src/store/conversation-picture.ts), so the text is matched with a read or two
+ * rather than after reading every open lead's. Not on the wallboard (it matches nothing), nor while the
+ * Contacts pane shows a search (its copy is the search's).
  */
 export function contactsForNewTexts(before: AppState, after: AppState): Slot[] {
-  if (after.view === 'wallboard' || after.contacts.query !== '') return [];
+  // The first copy brings no news: every thread is read for the picture, and the contacts list with the rest.
+  if (after.view === 'wallboard' || after.contacts.query !== '' || !before.inbox.open.data) return [];
   const listed = new Set(previewsShown(before).map(inboundId));
-  const news = unmatchedShown(after).some((preview) => !listed.has(inboundId(preview)));
-  return news ? [{ kind: 'contacts', query: '' }] : [];
+  const news = unmatchedShown(after).filter((preview) => !listed.has(inboundId(preview)));
+  if (news.length === 0) return [];
+  const mayHold = leadIndex(after).open.filter((lead) =>
+    news.some((preview) => !readSinceListed(after, lead.id, preview)),
+  );
+  return mayHold.length > 2 ? [{ kind: 'contacts', query: '' }] : [];
 }

@@ -5,10 +5,15 @@
  * Retry-After pauses everything, not just the call that got it.
  *
  * User actions (sends, approvals, drafts) jump the queue ahead of polls.
+ * Background reads keep to `maxPerMinute`, the quiet rate; reads that catch
+ * up with the shop (the threads to read for a new text, or never read) may
+ * burst up to `burstPerMinute` while the window has room, and so may staff's
+ * writes, which never wait behind the inbox's own bursts.
  *
  * On top of the window sits additive increase, multiplicative decrease (AIMD),
  * for the shop's other users this process cannot see (another user's hub,
- * another machine on the same key): a 429 halves the rate, then
+ * another machine on the same key): a 429 halves the rate it was at (the
+quiet rate, or more in a burst), then
  * it grows back by one request a minute every `increaseEveryMs` (eight times
  * more slowly once near the rate that met the 429), so that
  * several processes on one key settle below the shop's limit instead of
@@ -26,11 +31,22 @@
  * over is never sent, even once this process reads through the new hub.
  */
 
-export type RequestPriority = 'user' | 'poll';
+/**
+ * `user`: what staff wait for (writes), first in line; `poll`: background reads, within `maxPerMinute`;
+ * `burst`: reads catching up with the shop (a new text to name, threads never read), which may go past
+ * `maxPerMinute` up to `burstPerMinute` while the window has room. Staff's writes may use that room too:
+ * they never wait behind the inbox's own bursts.
+ */
+export type RequestPriority = 'user' | 'poll' | 'burst';
 
 export interface RequestBudgetOptions {
-  /** Requests allowed in any 60 s window. */
+  /** Requests allowed in any 60 s window (the quiet rate of background reads). */
   maxPerMinute: number;
+  /**
+   * Requests allowed in any 60 s window for bursts and staff's writes (default `maxPerMinute`): the key's
+   * 120 a minute are the whole shop's, so a burst uses what the others leave, and AIMD cuts it at a 429.
+   */
+  burstPerMinute?: number;
   now?: () => number;
   setTimer?: (callback: () => void, ms: number) => unknown;
   clearTimer?: (timer: unknown) => void;
@@ -67,11 +83,14 @@ const SLOW_NEAR_THE_LAST_LIMIT = 8;
 
 export class RequestBudget {
   readonly maxPerMinute: number;
+  readonly burstPerMinute: number;
   private readonly now: () => number;
   private readonly setTimer: (callback: () => void, ms: number) => unknown;
   private readonly clearTimer: (timer: unknown) => void;
   /** Start times of the requests in the current window, oldest first. */
   private readonly started: number[] = [];
+  /** Start times of the background reads among them: the quiet limit counts these alone. */
+  private readonly pollsStarted: number[] = [];
   private readonly waiters: Waiter[] = [];
   private pausedUntilMs = 0;
   private timer: unknown;
@@ -92,6 +111,7 @@ export class RequestBudget {
       throw new RangeError('the request budget must be a whole number of requests per minute, at least 1');
     }
     this.maxPerMinute = options.maxPerMinute;
+    this.burstPerMinute = Math.max(options.maxPerMinute, Math.floor(options.burstPerMinute ?? 0));
     this.now = options.now ?? Date.now;
     this.setTimer = options.setTimer ?? ((callback, ms) => setTimeout(callback, ms).unref());
     this.clearTimer = options.clearTimer ?? ((timer) => clearTimeout(timer as NodeJS.Timeout));
@@ -105,7 +125,20 @@ export class RequestBudget {
    * divided by the share while there is one (at least 1).
    */
   get limit(): number {
-    const whole = this.wholeLimit;
+    return this.shared(this.wholeLimit);
+  }
+
+  /** Requests allowed in any 60 s window right now for bursts and staff's writes (as `limit`, from `burstPerMinute`). */
+  get burstLimit(): number {
+    return this.shared(this.ceiling);
+  }
+
+  /** The limit of requests of this priority. */
+  limitFor(priority: RequestPriority): number {
+    return priority === 'poll' ? this.limit : this.burstLimit;
+  }
+
+  private shared(whole: number): number {
     return this.share > 1 ? Math.max(1, Math.floor(whole / this.share)) : whole;
   }
 
@@ -139,22 +172,31 @@ export class RequestBudget {
     if (gate !== undefined && this.waiters.length > 0) this.drain();
   }
 
-  /** The limit before any share: what AIMD cuts and grows. */
+  /** The quiet limit before any share. */
   private get wholeLimit(): number {
+    return Math.min(this.maxPerMinute, this.ceiling);
+  }
+
+  /** The burst limit before any share: what AIMD cuts and grows (the quiet limit is never above it). */
+  private get ceiling(): number {
     const cut = this.cut;
-    if (!cut) return this.maxPerMinute;
-    // One more a minute every step up to near the rate that met the 429, then eight times slower:
-    // several processes on one key spend long just under the shop's limit, not crossing it.
+    if (!cut) return this.burstPerMinute;
+    // One more a minute every step up to near the rate that met the 429, then eight times slower up to that
+    // rate: several processes on one key spend long just under the shop's limit, not crossing it. Past it
+    // (a 429 met at the quiet rate, the burst limit above it), one a step again.
     const steps = Math.max(0, Math.floor((this.now() - cut.growsFromMs) / this.increaseEveryMs));
     const fastTo = Math.max(cut.perMinute, Math.floor(cut.from * NEAR_THE_LAST_LIMIT));
     const fastSteps = fastTo - cut.perMinute;
+    const slowSteps = Math.max(0, cut.from - fastTo) * SLOW_NEAR_THE_LAST_LIMIT;
     const grown =
       steps <= fastSteps
         ? cut.perMinute + steps
-        : fastTo + Math.floor((steps - fastSteps) / SLOW_NEAR_THE_LAST_LIMIT);
-    if (grown >= this.maxPerMinute) {
+        : steps <= fastSteps + slowSteps
+          ? fastTo + Math.floor((steps - fastSteps) / SLOW_NEAR_THE_LAST_LIMIT)
+          : Math.max(fastTo, cut.from) + (steps - fastSteps - slowSteps);
+    if (grown >= this.burstPerMinute) {
       this.cut = undefined;
-      return this.maxPerMinute;
+      return this.burstPerMinute;
     }
     return grown;
   }
@@ -172,7 +214,9 @@ export class RequestBudget {
   rateLimited(untilMs: number): void {
     const now = this.now();
     if (now >= this.cutHoldsUntilMs) {
-      const from = this.wholeLimit;
+      // The rate this process was at: its quiet limit, or more in a burst.
+      this.forgetOld();
+      const from = Math.max(this.wholeLimit, Math.min(this.ceiling, this.started.length));
       this.cut = { perMinute: Math.max(this.minPerMinute, Math.floor(from / 2)), growsFromMs: untilMs, from };
       this.cutHoldsUntilMs = Math.max(untilMs, now + 1_000);
       this.cuts += 1;
@@ -199,8 +243,8 @@ export class RequestBudget {
         },
       };
       signal?.addEventListener('abort', waiter.onAbort, { once: true });
-      // User actions go before every waiting poll, after earlier user actions.
-      const index = priority === 'user' ? this.waiters.findIndex((other) => other.priority === 'poll') : -1;
+      // User actions go before every waiting read, after earlier user actions.
+      const index = priority === 'user' ? this.waiters.findIndex((other) => other.priority !== 'user') : -1;
       if (index === -1) this.waiters.push(waiter);
       else this.waiters.splice(index, 0, waiter);
       this.drain();
@@ -219,11 +263,21 @@ export class RequestBudget {
     return this.pausedUntilMs > this.now() ? this.pausedUntilMs : undefined;
   }
 
-  /** Requests that may start right now without waiting. */
+  /** Background reads that may start right now without waiting. */
   get available(): number {
+    return this.availableFor('poll');
+  }
+
+  /**
+   * Requests of this priority that may start right now without waiting: every request counts against the
+   * burst limit, and background reads against the quiet limit as well (a burst never holds up the quiet
+   * reads that keep the screen current, nor do they hold up a burst beyond the quiet rate).
+   */
+  availableFor(priority: RequestPriority): number {
     if (this.pausedUntil !== undefined) return 0;
     this.forgetOld();
-    return Math.max(0, this.limit - this.started.length);
+    const all = this.burstLimit - this.started.length;
+    return Math.max(0, priority === 'poll' ? Math.min(all, this.limit - this.pollsStarted.length) : all);
   }
 
   /** Requests started in the last minute. */
@@ -236,14 +290,17 @@ export class RequestBudget {
     return this.waiters.length;
   }
 
-  /** When the next request could start (now if one can). */
-  nextSlotAt(): number {
+  /** When the next request of this priority could start (now if one can). */
+  nextSlotAt(priority: RequestPriority = 'poll'): number {
     const now = this.now();
     this.forgetOld();
-    const limit = this.limit;
     // After a cut the window may hold more than the new limit: the oldest of the excess leaves first.
-    const windowFree =
-      this.started.length < limit ? now : (this.started[this.started.length - limit] ?? now) + WINDOW_MS;
+    const free = (starts: readonly number[], limit: number) =>
+      starts.length < limit ? now : (starts[starts.length - limit] ?? now) + WINDOW_MS;
+    const windowFree = Math.max(
+      free(this.started, this.burstLimit),
+      priority === 'poll' ? free(this.pollsStarted, this.limit) : now,
+    );
     return Math.max(windowFree, this.pausedUntilMs, now);
   }
 
@@ -266,6 +323,7 @@ export class RequestBudget {
   private forgetOld(): void {
     const cutoff = this.now() - WINDOW_MS;
     while (this.started.length > 0 && (this.started[0] ?? 0) <= cutoff) this.started.shift();
+    while (this.pollsStarted.length > 0 && (this.pollsStarted[0] ?? 0) <= cutoff) this.pollsStarted.shift();
   }
 
   private remove(waiter: Waiter): void {
@@ -288,7 +346,7 @@ export class RequestBudget {
         }
         break;
       }
-      const at = this.nextSlotAt();
+      const at = this.nextSlotAt((this.waiters[0] as Waiter).priority);
       const now = this.now();
       if (at > now) {
         this.timer = this.setTimer(() => {
@@ -300,6 +358,7 @@ export class RequestBudget {
       const waiter = this.waiters.shift() as Waiter;
       waiter.signal?.removeEventListener('abort', waiter.onAbort);
       this.started.push(now);
+      if (waiter.priority === 'poll') this.pollsStarted.push(now);
       waiter.resolve(this.grantUnder(this.gate));
     }
     this.changed();

@@ -1,7 +1,8 @@
 /**
  * How a read's result lands in the store: the data with its time, or the
  * failure next to the last good copy. Also where "new since last seen" is
- * observed, since it is a property of a fresh copy of a list.
+ * observed, and what a copy says of the threads, since both are properties
+ * of a fresh copy of a list.
  */
 import { ApiError } from '../api/errors.js';
 import type { AppStore, RequestFailure } from '../store/app-store.js';
@@ -26,9 +27,15 @@ function write(store: AppStore, slot: Slot, change: ReadChange<SlotData>): void 
   store.setState((state) => {
     const read = readOf(slot.kind);
     const patch = read.write(state, slot, change);
-    if (change.kind !== 'answered' || !read.observe) return patch;
-    const seen = read.observe(state.seen, slot, change.data, change.at);
-    return seen === state.seen ? patch : { ...patch, seen };
+    if (change.kind !== 'answered') return patch;
+    // Both compare the fresh copy with the one in the state, which the patch replaces.
+    const seen = read.observe?.(state.seen, slot, change.data, change.at) ?? state.seen;
+    const threadNews = read.news?.(state, slot, change.data, change.at) ?? state.threadNews;
+    return {
+      ...patch,
+      ...(seen === state.seen ? {} : { seen }),
+      ...(threadNews === state.threadNews ? {} : { threadNews }),
+    };
   });
 }
 

@@ -45,6 +45,15 @@ import { type KeyModeOptions, KeyModeTracker } from './key-mode.js';
 
 export const DEFAULT_MAX_RPM = 30;
 
+/**
+ * How fast the inbox may read while it catches up with the shop (a new text to name, threads never read):
+ * three times the quiet rate, at most 90 a minute (the key's 120 are the whole shop's: a burst leaves room
+ * for the others, and a 429 cuts it), never below the quiet rate.
+ */
+export function burstRpmFor(maxRpm: number): number {
+  return Math.max(maxRpm, Math.min(90, 3 * maxRpm));
+}
+
 /** A shop of config.json, as a switch to it needs it (read when it is chosen, so a login since counts). */
 export interface ShopTarget {
   name: string;
@@ -200,7 +209,8 @@ export function createSession(options: SessionOptions): Session {
     const key = shopKey(url, apiKey);
     let found = budgets.get(key);
     if (!found) {
-      found = new RequestBudget({ maxPerMinute: options.maxRpm ?? DEFAULT_MAX_RPM, now });
+      const maxPerMinute = options.maxRpm ?? DEFAULT_MAX_RPM;
+      found = new RequestBudget({ maxPerMinute, burstPerMinute: burstRpmFor(maxPerMinute), now });
       budgets.set(key, found);
     }
     return found;
@@ -224,7 +234,9 @@ export function createSession(options: SessionOptions): Session {
       // The grant is the permit the client confirms just before it writes the request (a hub taken over
       // while stopped between the two must send nothing).
       beforeAttempt: async (request, signal) => {
-        const grant = await own.acquire(request.method === 'GET' || request.probe ? 'poll' : 'user', signal);
+        const priority =
+          request.method !== 'GET' && !request.probe ? 'user' : request.burst ? 'burst' : 'poll';
+        const grant = await own.acquire(priority, signal);
         attemptStarts.set(request, now());
         return grant;
       },

@@ -104,6 +104,9 @@ export function shareSession(session: Session, options: ShareOptions): Sharer {
   const readAlone = (terminals: number) => {
     session.hub.route(undefined);
     poller.setLag(0);
+    // Standing in for a silent hub (a share of the budget), the picture of the conversations waits for
+    // whoever reads for the box next: the hub when it answers again, or the terminal that takes over.
+    poller.setReadsPicture(terminals === 1);
     budget.setShare(terminals);
     budget.setGate(undefined);
   };
@@ -203,6 +206,8 @@ export function shareSession(session: Session, options: ShareOptions): Sharer {
       ),
     );
     poller.setLag(CLIENT_LAG_MS);
+    // The hub reads every open lead's thread and hands each to every terminal.
+    poller.setReadsPicture(false);
     budget.setShare(1);
     budget.setGate(undefined);
   };

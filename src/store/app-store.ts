@@ -30,6 +30,7 @@ import { type ConversationMarks, noMarks } from './conversation-marks.js';
 import type { LineText } from './line-editor.js';
 import { emptySeen, type SeenState } from './seen.js';
 import type { Selection } from './selection.js';
+import { noThreadNews, type ThreadNews } from './thread-news.js';
 
 /** A pane's id (see src/panes/registry.ts, which lists the panes). */
 export type PaneId = string;
@@ -381,6 +382,8 @@ export interface AppState {
   fatal?: Fatal;
   connection: Connection;
   seen: SeenState;
+  /** What the lists said of the threads since they were read (src/store/thread-news.ts). */
+  threadNews: ThreadNews;
   quitting: boolean;
   /** The other terminals of this user, shop and key on this box (through its hub). */
   presence: Presence;
@@ -498,6 +501,7 @@ export function initialState(options: AppStoreOptions = {}): AppState {
     keyMode: KEY_MODE_NOT_ASKED,
     connection: { state: 'ok' },
     seen: emptySeen(),
+    threadNews: noThreadNews(),
     quitting: false,
     presence: { others: 0, composingElsewhere: [] },
   };
@@ -571,6 +575,7 @@ export const STATE_FIELDS = {
   keyMode: 'process',
   connection: 'process',
   seen: 'server',
+  threadNews: 'server',
   quitting: 'process',
   presence: 'server',
   sharing: 'server',

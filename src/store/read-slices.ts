@@ -33,18 +33,23 @@ export function changed<T>(previous: Loaded<T>, change: ReadChange<T>): Loaded<T
   }
 }
 
-/** Threads kept in memory: a monitoring screen runs for days, staff open many leads. */
+/** Threads kept in memory besides the open leads': a monitoring screen runs for days, staff open many leads. */
 export const MAX_CACHED_LEADS = 50;
 
-/** The threads read, the oldest dropped past MAX_CACHED_LEADS; the one on screen always stays. */
+/**
+ * The threads read: every open lead's (the picture of the conversations, at most a page of them) and the one
+ * on screen always stay; of the others, the oldest go past MAX_CACHED_LEADS.
+ */
 export function boundLeads(leads: AppState['leads'], state: AppState): AppState['leads'] {
   const ids = Object.keys(leads);
   if (ids.length <= MAX_CACHED_LEADS) return leads;
-  const keep = { ...leads };
+  const kept = new Set((state.inbox.open.data?.open_leads ?? []).map((lead) => lead.id));
   const shown = threadLeadId(state);
-  const byAge = ids
-    .filter((id) => id !== shown)
-    .sort((a, b) => (leads[a]?.updatedAt ?? 0) - (leads[b]?.updatedAt ?? 0));
-  for (const id of byAge.slice(0, ids.length - MAX_CACHED_LEADS)) delete keep[id];
+  if (shown !== undefined) kept.add(shown);
+  const others = ids.filter((id) => !kept.has(id));
+  if (others.length <= MAX_CACHED_LEADS) return leads;
+  const keep = { ...leads };
+  const byAge = others.sort((a, b) => (leads[a]?.updatedAt ?? 0) - (leads[b]?.updatedAt ?? 0));
+  for (const id of byAge.slice(0, others.length - MAX_CACHED_LEADS)) delete keep[id];
   return keep;
 }

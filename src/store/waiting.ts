@@ -33,6 +33,11 @@ export function waitingInThread(detail: LeadDetail, now: number): Waiting | null
   return seconds === undefined ? null : { since: newest.occurred_at, seconds, why: 'inbound_text' };
 }
 
+/** The thread's newest text is the customer's (they wait for an answer, as far as this copy says). */
+export function threadEndsWithCustomer(detail: LeadDetail): boolean {
+  return String(newestText(detail)?.direction) === 'inbound';
+}
+
 /** A missed call nobody texted back (the callbacks list): the customer waits since the call. */
 export function waitingSinceCall(lead: InboxLead, now: number): Waiting | null {
   const seconds = secondsSince(lead.created_at, now);

@@ -40,7 +40,14 @@ async function terminal(test: TestSim, place: Awaited<ReturnType<typeof userPlac
     baseUrl: test.baseUrl,
     apiKey: test.sim.tokens.write,
     visibleSlots: () => [{ kind: 'inbox', filter: 'open' }],
-    intervals: { visibleMs: 60_000, headerMs: 60_000, backgroundMs: 60_000, rareMs: 300_000 },
+    intervals: {
+      visibleMs: 60_000,
+      headerMs: 60_000,
+      backgroundMs: 60_000,
+      rareMs: 300_000,
+      burstMs: 60_000,
+      pacedMs: 60_000,
+    },
     conversationMarks: (apiKey, baseUrl) => ConversationMarksFile.forKey(place.env, baseUrl, apiKey),
   });
   sessions.push(session);

@@ -16,7 +16,8 @@ import { PROTOCOL_VERSION } from '../../src/hub/protocol.js';
 import { readTimeOf, slotKey } from '../../src/poller/reads.js';
 import { createSession, type Session } from '../../src/session/create-session.js';
 import { type ShareOptions, type Sharer, shareSession } from '../../src/session/share-session.js';
-import { INBOUND_SHOWN, leadsToMatchInbound, previewSender } from '../../src/store/selectors.js';
+import { threadsToRead } from '../../src/store/conversation-picture.js';
+import { INBOUND_SHOWN, previewSender } from '../../src/store/inbound-match.js';
 import { startSim, type TestSim } from '../support/sim.js';
 import { until } from '../support/until.js';
 
@@ -168,7 +169,7 @@ describe('matching the latest inbound texts to their leads', () => {
       headerMs: 60_000,
       backgroundMs: 60_000,
       rareMs: 300_000,
-      pacedMs: 50,
+      burstMs: 50,
     };
     const a = await terminal(test, place, { intervals });
     const b = await terminal(test, place, { intervals });
@@ -266,7 +267,7 @@ describe('a copy the hub hands over', () => {
     await answered;
     expect(await threadReads()).toBe(readsBefore);
     expect(client.session.store.getState().leads[lead.id]?.updatedAt).toBe(readAt);
-    expect(leadsToMatchInbound(client.session.store.getState())).toContain(lead.id);
+    expect(threadsToRead(client.session.store.getState())).toContain(lead.id);
   });
 });
 

@@ -42,7 +42,14 @@ function session(t: TestSim, env: NodeJS.ProcessEnv, options: OutboxFileOptions 
     apiKey: t.sim.tokens.write,
     outbox: (key) => OutboxFile.forKey(env, t.baseUrl, key, options),
     client: { retry: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 5 } },
-    intervals: { visibleMs: 60_000, headerMs: 60_000, backgroundMs: 60_000, rareMs: 60_000 },
+    intervals: {
+      visibleMs: 60_000,
+      headerMs: 60_000,
+      backgroundMs: 60_000,
+      rareMs: 60_000,
+      burstMs: 60_000,
+      pacedMs: 60_000,
+    },
   });
   sessions.push(created);
   return created;

@@ -50,7 +50,14 @@ function session(t: TestSim, env: NodeJS.ProcessEnv, maxAttempts = 4, apiKey = t
     apiKey,
     outbox: (key) => OutboxFile.forKey(env, t.baseUrl, key),
     client: { retry: { maxAttempts, baseDelayMs: 1, maxDelayMs: 5 } },
-    intervals: { visibleMs: 60_000, headerMs: 60_000, backgroundMs: 60_000, rareMs: 60_000 },
+    intervals: {
+      visibleMs: 60_000,
+      headerMs: 60_000,
+      backgroundMs: 60_000,
+      rareMs: 60_000,
+      burstMs: 60_000,
+      pacedMs: 60_000,
+    },
   });
   sessions.push(created);
   return created;
@@ -344,7 +351,14 @@ describe('texts of a process that still runs', () => {
         apiKey: t.sim.tokens.write,
         outbox: (key) => OutboxFile.forKey(env, t.baseUrl, key),
         outboxSweepMs: 50,
-        intervals: { visibleMs: 60_000, headerMs: 60_000, backgroundMs: 60_000, rareMs: 60_000 },
+        intervals: {
+          visibleMs: 60_000,
+          headerMs: 60_000,
+          backgroundMs: 60_000,
+          rareMs: 60_000,
+          burstMs: 60_000,
+          pacedMs: 60_000,
+        },
       });
       sessions.push(created);
       const notices: string[] = [];

@@ -20,6 +20,7 @@ const FAST: RefreshIntervals = {
   backgroundMs: 2_000,
   rareMs: 5_000,
   // The threads read to match the latest inbound texts are tested in test/ui/inbound-senders.test.tsx and test/ui/next-step.test.tsx.
+  burstMs: 60_000,
   pacedMs: 60_000,
 };
 /** Nothing is due again within a test's time once everything was read once. */
@@ -28,6 +29,7 @@ const SLOW: RefreshIntervals = {
   headerMs: 60_000,
   backgroundMs: 60_000,
   rareMs: 60_000,
+  burstMs: 60_000,
   pacedMs: 60_000,
 };
 
@@ -220,7 +222,14 @@ describe('poller: counts that move together', () => {
   it('reads a list at once when /me counts it differently than before, and not again while /me holds still', async () => {
     // /me every 200 ms; the lists behind the header only every minute on their own.
     const p = await startPolling({
-      intervals: { visibleMs: 60_000, headerMs: 200, backgroundMs: 60_000, rareMs: 60_000 },
+      intervals: {
+        visibleMs: 60_000,
+        headerMs: 200,
+        backgroundMs: 60_000,
+        rareMs: 60_000,
+        burstMs: 60_000,
+        pacedMs: 60_000,
+      },
     });
     await p.waitUntil(() => p.count('/inbox', 'filter=callbacks') === 1 && p.count('/me') >= 2);
     const caller = p.s.sim.shops.main.contacts[0];

@@ -52,9 +52,15 @@ function fakeTime(start = 1_000_000) {
   };
 }
 
-function budgetWith(maxPerMinute: number, time = fakeTime(), increaseEveryMs?: number) {
+function budgetWith(
+  maxPerMinute: number,
+  time = fakeTime(),
+  increaseEveryMs?: number,
+  burstPerMinute?: number,
+) {
   const budget = new RequestBudget({
     maxPerMinute,
+    ...(burstPerMinute !== undefined ? { burstPerMinute } : {}),
     ...(increaseEveryMs !== undefined ? { increaseEveryMs } : {}),
     now: time.now,
     setTimer: time.setTimer,
@@ -504,6 +510,107 @@ describe('RequestBudget', () => {
       const joining = new Error('joining the new hub');
       budget.setGate(() => joining);
       expect(() => afterwards.confirm()).toThrow(joining);
+    });
+  });
+
+  describe('bursts (catching up with the shop) above the quiet rate', () => {
+    it('lets bursts and user actions go on past the quiet limit up to the burst limit; background reads wait', async () => {
+      const { budget, time } = budgetWith(3, fakeTime(), undefined, 6);
+      const { starts, acquire } = track(budget, time);
+      for (let i = 0; i < 3; i += 1) void acquire(`p${i}`);
+      await time.flush();
+      void acquire('poll-late');
+      await time.flush();
+      expect(starts.map((s) => s.label)).toEqual(['p0', 'p1', 'p2']);
+      expect(budget.availableFor('poll')).toBe(0);
+      expect(budget.availableFor('burst')).toBe(3);
+      // The waiting poll is first in line; a burst behind it waits for it (one line, in order)…
+      void acquire('burst-behind', 'burst');
+      await time.flush();
+      expect(starts).toHaveLength(3);
+      // …and a user action goes before both, within the burst limit.
+      void acquire('send', 'user');
+      await time.flush();
+      expect(starts.map((s) => s.label)).toEqual(['p0', 'p1', 'p2', 'send']);
+      await time.advance(MINUTE);
+      expect(starts.map((s) => s.label)).toContain('burst-behind');
+    });
+
+    it('never lets more than the burst limit start in any 60 s window, nor background reads past the quiet limit', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.tuple(
+              fc.integer({ min: 0, max: 5_000 }),
+              fc.constantFrom<RequestPriority>('poll', 'burst', 'user'),
+            ),
+            {
+              maxLength: 80,
+            },
+          ),
+          async (arrivals) => {
+            const { budget, time } = budgetWith(4, fakeTime(), undefined, 10);
+            const { starts, acquire } = track(budget, time);
+            const pending: Array<Promise<void>> = [];
+            const priorities = new Map<string, RequestPriority>();
+            for (const [index, [gap, priority]] of arrivals.entries()) {
+              await time.advance(gap);
+              priorities.set(`r${index}`, priority);
+              pending.push(acquire(`r${index}`, priority));
+            }
+            await time.advance(60 * MINUTE);
+            await Promise.all(pending);
+            expect(starts).toHaveLength(arrivals.length);
+            expect(maxInAnyWindow(starts.map((s) => s.at))).toBeLessThanOrEqual(10);
+            // A background read starts only while fewer background reads than the quiet limit started in the
+            // minute before it: the bursts count against the burst limit, not against the quiet reads.
+            const polls = starts.filter((start) => priorities.get(start.label) === 'poll');
+            for (const [index, start] of polls.entries()) {
+              const before = polls.slice(0, index).filter((other) => other.at > start.at - MINUTE);
+              expect(before.length).toBeLessThan(4);
+            }
+          },
+        ),
+        { numRuns: 60 },
+      );
+    });
+
+    it('a burst that went past the quiet limit leaves the quiet reads their own limit', async () => {
+      const { budget, time } = budgetWith(3, fakeTime(), undefined, 10);
+      const { starts, acquire } = track(budget, time);
+      for (let i = 0; i < 6; i += 1) void acquire(`b${i}`, 'burst');
+      await time.flush();
+      for (let i = 0; i < 4; i += 1) void acquire(`p${i}`);
+      await time.flush();
+      // Three polls go at once beside six bursts; the fourth waits for the first poll to leave the window.
+      expect(starts.map((s) => s.label)).toEqual(['b0', 'b1', 'b2', 'b3', 'b4', 'b5', 'p0', 'p1', 'p2']);
+      expect(budget.availableFor('burst')).toBe(1);
+    });
+
+    it('a 429 in a burst halves the rate the burst was at; one met at the quiet rate halves that', async () => {
+      const bursting = budgetWith(30, fakeTime(), undefined, 90);
+      for (let i = 0; i < 80; i += 1) await bursting.budget.acquire('burst');
+      bursting.budget.rateLimited(bursting.time.now() + 1_000);
+      expect(bursting.budget.burstLimit).toBe(40);
+      expect(bursting.budget.limit).toBe(30);
+
+      const quiet = budgetWith(30, fakeTime(), undefined, 90);
+      for (let i = 0; i < 20; i += 1) await quiet.budget.acquire('poll');
+      quiet.budget.rateLimited(quiet.time.now() + 1_000);
+      expect(quiet.budget.limit).toBe(15);
+      expect(quiet.budget.burstLimit).toBe(15);
+      // It grows back: one a step to 25, one every eight steps to 30 (where the 429 came), then one a step
+      // again, the burst limit past the quiet one to its own.
+      await quiet.time.advance(1_000 + 10 * 30_000);
+      expect(quiet.budget.limit).toBe(25);
+      await quiet.time.advance(40 * 30_000);
+      expect(quiet.budget.limit).toBe(30);
+      expect(quiet.budget.burstLimit).toBe(30);
+      await quiet.time.advance(20 * 30_000);
+      expect(quiet.budget.limit).toBe(30);
+      expect(quiet.budget.burstLimit).toBe(50);
+      await quiet.time.advance(40 * 30_000);
+      expect(quiet.budget.burstLimit).toBe(90);
     });
   });
 });

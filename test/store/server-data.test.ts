@@ -50,6 +50,7 @@ describe('the fields of the state', () => {
         'sharing',
         'templatePicker',
         'textIdsBeforeSend',
+        'threadNews',
         'texting',
         'today',
       ].sort(),

@@ -21,7 +21,14 @@ import {
 } from '../support/write-flows.js';
 
 /** Nothing is read again on its own within a test: only what the test or a key asks for. */
-const STILL = { visibleMs: 600_000, headerMs: 600_000, backgroundMs: 600_000, rareMs: 600_000 };
+const STILL = {
+  visibleMs: 600_000,
+  headerMs: 600_000,
+  backgroundMs: 600_000,
+  rareMs: 600_000,
+  burstMs: 600_000,
+  pacedMs: 600_000,
+};
 
 const number = (pattern: RegExp, text: string): number => {
   const match = pattern.exec(text);

@@ -8,8 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import type { InboundPreview } from '../../src/contract/resources.js';
 import type { AppState } from '../../src/store/app-store.js';
+import { previewSender, previewsShown } from '../../src/store/inbound-match.js';
 import { inboundId } from '../../src/store/seen.js';
-import { previewSender, previewsShown, threadLeadId, threadList } from '../../src/store/selectors.js';
+import { threadLeadId, threadList } from '../../src/store/selectors.js';
 import { startSim, type TestSim } from '../support/sim.js';
 import { KEYS, startTui, type TestTui } from '../support/tui.js';
 import { startupLoaded } from '../support/write-flows.js';
@@ -58,7 +59,7 @@ async function liveInbox(s: TestSim): Promise<TestTui> {
     sim: s,
     columns: 120,
     rows: 40,
-    intervals: { ...QUIET, visibleMs: 200, pacedMs: 50 },
+    intervals: { ...QUIET, visibleMs: 200, burstMs: 50 },
   });
   await firstLoad(tui, startupLoaded);
   return tui;

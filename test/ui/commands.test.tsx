@@ -87,7 +87,7 @@ const untilQuiet = (tui: TestTui, read: ReadonlySet<string>) =>
     (_frame, state) =>
       // A paced read (a thread read to match an inbound text) waits QUIET's interval: not one of them.
       plan(state, { ...DEFAULT_INTERVALS, ...QUIET }, visibleReads).every(
-        ({ slot, paced }) => paced || read.has(slotKey(slot)),
+        ({ slot, picture }) => picture !== undefined || read.has(slotKey(slot)),
       ) && !reading(state),
   );
 

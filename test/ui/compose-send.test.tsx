@@ -33,9 +33,18 @@ import {
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const SEND_PATH = /^\/v1\/contacts\/[^/]+\/messages$/;
 
+/** The threads are read when staff open them or write to them: the picture's own reads would read them first. */
+const NO_PICTURE_READS = { burstMs: 600_000, pacedMs: 600_000 };
+
 async function start(options: Parameters<typeof startTui>[0] = {}) {
   // Mid-afternoon for the seed's customers: no quiet-hours warning, whenever the suite runs.
-  const tui = await startTui({ columns: 100, rows: 30, now: seedCustomersAfternoon().now, ...options });
+  const tui = await startTui({
+    columns: 100,
+    rows: 30,
+    now: seedCustomersAfternoon().now,
+    intervals: NO_PICTURE_READS,
+    ...options,
+  });
   const wire = recordWire(tui.s.sim);
   await waitStartup(tui);
   return { tui, wire };

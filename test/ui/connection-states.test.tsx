@@ -14,7 +14,14 @@ import { startupLoaded } from '../support/write-flows.js';
 /** Reads go on every 300 ms, so a fault queued for "the next request" is met soon. */
 const BUSY = { visibleMs: 300, headerMs: 300, backgroundMs: 60_000, rareMs: 60_000 };
 /** Nothing is read again within a test once everything was read once. */
-const SLOW = { visibleMs: 60_000, headerMs: 60_000, backgroundMs: 60_000, rareMs: 60_000 };
+const SLOW = {
+  visibleMs: 60_000,
+  headerMs: 60_000,
+  backgroundMs: 60_000,
+  rareMs: 60_000,
+  burstMs: 60_000,
+  pacedMs: 60_000,
+};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -133,7 +140,14 @@ describe('connection states: the API failing or unreachable', () => {
 
   it('5xx on the visible list: the pane explains it and shows the age of what it still shows', async () => {
     const tui = await startTui({
-      intervals: { visibleMs: 200, headerMs: 60_000, backgroundMs: 60_000, rareMs: 60_000 },
+      intervals: {
+        visibleMs: 200,
+        headerMs: 60_000,
+        backgroundMs: 60_000,
+        rareMs: 60_000,
+        burstMs: 60_000,
+        pacedMs: 60_000,
+      },
       backoff: { baseMs: 3_000, maxMs: 3_000 },
       // Wide enough for the pane's status line to show the age after the explanation, yet
       // not the wide layout, whose thread beside the inbox would be read as often.

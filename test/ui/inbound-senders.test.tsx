@@ -8,7 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Contact, InboxLead } from '../../src/contract/resources.js';
 import type { AppState } from '../../src/store/app-store.js';
-import { leadsToMatchInbound, previewSender, threadLeadId } from '../../src/store/selectors.js';
+import { threadsToRead } from '../../src/store/conversation-picture.js';
+import { previewSender } from '../../src/store/inbound-match.js';
+import { threadLeadId } from '../../src/store/selectors.js';
+import { noThreadNews } from '../../src/store/thread-news.js';
 import { manualClock, startSim } from '../support/sim.js';
 import { inboxMatchingTexts, lines, plain } from './nav-pane-helpers.js';
 
@@ -24,7 +27,7 @@ describe('who wrote a new text', () => {
     const clock = manualClock(Date.parse('2026-11-21T15:00:00Z'));
     const s = await startSim({ now: clock.now });
     const tui = await inboxMatchingTexts(s, clock.now);
-    await tui.waitFor((_f, state) => leadsToMatchInbound(state).length === 0, 10_000);
+    await tui.waitFor((_f, state) => threadsToRead(state).length === 0, 10_000);
     const open = tui.state().inbox.open.data?.open_leads ?? [];
     const writer = open.at(-1);
     if (!writer || open.length < 10) throw new Error('the seed has too few open leads');
@@ -89,12 +92,10 @@ describe('the order of the threads read to match a text', () => {
       stage: 'lead',
       last_contact_at: lastContactAt,
     }) as Contact;
-  const stateWith = (
-    texts: string[],
-    contacts: Contact[] | undefined,
-  ): Parameters<typeof leadsToMatchInbound>[0] =>
+  const stateWith = (texts: string[], contacts: Contact[] | undefined): Parameters<typeof threadsToRead>[0] =>
     ({
       leads: {},
+      threadNews: noThreadNews(),
       inbox: {
         open: {
           loading: false,
@@ -119,10 +120,10 @@ describe('the order of the threads read to match a text', () => {
             contacts: { loading: false, query: '', loadedQuery: '', updatedAt: 0, data: { items: contacts } },
           }
         : {}),
-    }) as unknown as Parameters<typeof leadsToMatchInbound>[0];
+    }) as unknown as Parameters<typeof threadsToRead>[0];
 
   it('is newest first without a contacts list, or when nobody was in touch since the texts', () => {
-    expect(leadsToMatchInbound(stateWith(['2026-11-21T12:00:00.000Z'], undefined))).toEqual([
+    expect(threadsToRead(stateWith(['2026-11-21T12:00:00.000Z'], undefined))).toEqual([
       'a',
       'b',
       'c',
@@ -130,7 +131,7 @@ describe('the order of the threads read to match a text', () => {
       'e',
     ]);
     expect(
-      leadsToMatchInbound(
+      threadsToRead(
         stateWith(
           ['2026-11-21T12:00:00.000Z'],
           [contact('+15550003', '2026-11-21T11:59:59.999Z'), contact('+15550004', null)],
@@ -153,11 +154,11 @@ describe('the order of the threads read to match a text', () => {
         contact('+15550001', null),
       ],
     );
-    expect(leadsToMatchInbound(state)).toEqual(['d', 'b', 'e', 'a', 'c']);
+    expect(threadsToRead(state)).toEqual(['d', 'b', 'e', 'a', 'c']);
   });
 
   it('takes a contact whose time is no timestamp as no hint', () => {
     const state = stateWith(['2026-11-21T12:00:00.000Z'], [contact('+15550003', 'not a time')]);
-    expect(leadsToMatchInbound(state)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(threadsToRead(state)).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 });

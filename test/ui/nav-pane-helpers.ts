@@ -19,6 +19,7 @@ export const QUIET: NonNullable<TuiOptions['intervals']> = {
   headerMs: 600_000,
   backgroundMs: 600_000,
   rareMs: 600_000,
+  burstMs: 600_000,
   pacedMs: 600_000,
 };
 
@@ -77,7 +78,8 @@ export const queryOf = (query: string) => new URLSearchParams(query);
 
 /**
  * The inbox at 120×40 on this simulator and clock, once its first load is on screen; nothing polls on its own
- * but the threads read to match the latest inbound texts to their leads, 50 ms apart.
+ * but the threads of the picture of the conversations (never read, changed, or maybe holding a new text),
+ * 50 ms apart.
  */
 export async function inboxMatchingTexts(sim: TestSim, now?: () => number): Promise<TestTui> {
   const tui = await startTui({
@@ -85,7 +87,7 @@ export async function inboxMatchingTexts(sim: TestSim, now?: () => number): Prom
     columns: 120,
     rows: 40,
     ...(now ? { now } : {}),
-    intervals: { ...QUIET, pacedMs: 50 },
+    intervals: { ...QUIET, burstMs: 50 },
   });
   await firstLoad(tui, startupLoaded);
   return tui;

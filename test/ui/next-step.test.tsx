@@ -6,13 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AppState } from '../../src/store/app-store.js';
-import {
-  INBOUND_SHOWN,
-  leadsToMatchInbound,
-  previewSender,
-  threadLeadId,
-  threadList,
-} from '../../src/store/selectors.js';
+import { threadsToRead } from '../../src/store/conversation-picture.js';
+import { INBOUND_SHOWN, previewSender } from '../../src/store/inbound-match.js';
+import { threadLeadId, threadList } from '../../src/store/selectors.js';
 import { oneLine } from '../../src/ui-kit/format.js';
 import { startSim } from '../support/sim.js';
 import { KEYS, startTui } from '../support/tui.js';
@@ -34,7 +30,7 @@ describe('screens that lead to the next step', () => {
       const shown = (state.inbox.open.data?.latest_inbound ?? []).slice(0, INBOUND_SHOWN);
       return shown.length > 0 && shown.every((preview) => previewSender(state, preview).kind === 'matched');
     };
-    await tui.waitFor((_f, state) => allMatched(state) && leadsToMatchInbound(state).length === 0, 10_000);
+    await tui.waitFor((_f, state) => allMatched(state) && threadsToRead(state).length === 0, 10_000);
     const leadReads = async () =>
       (await tui.s.requests())
         .filter((request) => request.method === 'GET' && request.path.startsWith('/v1/leads/'))

@@ -6,13 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AppState } from '../../src/store/app-store.js';
-import {
-  inboxRows,
-  leadsToMatchInbound,
-  selectedLead,
-  threadLeadId,
-  threadList,
-} from '../../src/store/selectors.js';
+import { threadsToRead } from '../../src/store/conversation-picture.js';
+import { inboxRows, selectedLead, threadLeadId, threadList } from '../../src/store/selectors.js';
 import { leadUnread, waitingConversations } from '../../src/store/waiting.js';
 import { manualClock, startSim } from '../support/sim.js';
 import { KEYS, settle, startTui } from '../support/tui.js';
@@ -57,7 +52,7 @@ async function twoCustomersWrite() {
 
 /** Both texts matched to their leads (their threads read, paced 50 ms apart). */
 const bothRead = (ids: readonly string[]) => (state: AppState) =>
-  ids.every((id) => state.leads[id]?.data) && leadsToMatchInbound(state).length === 0;
+  ids.every((id) => state.leads[id]?.data) && threadsToRead(state).length === 0;
 
 /** The inbox at 120×40 on the inbox clock, once both customers' texts are matched to their leads. */
 async function inboxWithTwoWaiting() {
@@ -180,7 +175,7 @@ describe('waiting for a reply', () => {
 
     // In the waiting list (once every text is matched, so that it no longer moves under the keys); opening
     // its thread reads it: the marks go.
-    await tui.waitFor((_f, state) => leadsToMatchInbound(state).length === 0, 10_000);
+    await tui.waitFor((_f, state) => threadsToRead(state).length === 0, 10_000);
     await tui.run('waiting');
     await tui.waitFor(/Inbox — waiting for a reply/);
     const index = inboxRows(tui.state()).findIndex((lead) => lead.id === target.id);
@@ -222,7 +217,7 @@ describe('waiting for a reply', () => {
     // The service's clock 10 minutes ahead of this box's (an offset from it: nothing depends on the time).
     const s = await startSim({ now: () => Date.now() + 10 * MINUTE });
     const tui = await inboxMatchingTexts(s);
-    await tui.waitFor((_f, state) => leadsToMatchInbound(state).length === 0, 10_000);
+    await tui.waitFor((_f, state) => threadsToRead(state).length === 0, 10_000);
     const leadReads = async () =>
       (await s.requests())
         .filter((request) => request.method === 'GET' && request.path.startsWith('/v1/leads/'))
@@ -238,7 +233,7 @@ describe('waiting for a reply', () => {
     await tui.waitFor(
       (_f, state) =>
         writers.every((id) => state.leads[id]?.data?.messages.some((m) => m.body.startsWith('Question'))) &&
-        leadsToMatchInbound(state).length === 0,
+        threadsToRead(state).length === 0,
       10_000,
     );
     // Read for them: the open leads from the newest down to the last writer's, each once, then nothing more.
@@ -258,7 +253,7 @@ describe('waiting for a reply', () => {
       readOnly: true,
       columns: 120,
       rows: 40,
-      intervals: { ...QUIET, pacedMs: 50 },
+      intervals: { ...QUIET, burstMs: 50 },
     });
     await firstLoad(tui, startupLoaded);
     // Both texts matched: the waiting list no longer moves under the keys.

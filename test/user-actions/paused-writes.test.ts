@@ -13,7 +13,14 @@ afterEach(() => {
   for (const session of sessions.splice(0)) session.close();
 });
 
-const quiet = { visibleMs: 60_000, headerMs: 60_000, backgroundMs: 60_000, rareMs: 60_000 };
+const quiet = {
+  visibleMs: 60_000,
+  headerMs: 60_000,
+  backgroundMs: 60_000,
+  rareMs: 60_000,
+  burstMs: 60_000,
+  pacedMs: 60_000,
+};
 
 describe('writes while every request is paused', () => {
   it('refuses an approval and a draft at once, saying how long to wait, and sends nothing', async () => {

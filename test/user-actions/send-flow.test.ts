@@ -25,7 +25,14 @@ import { startSim, type TestSim } from '../support/sim.js';
 
 /** Noon UTC, the shop's zone UTC: no quiet hours for a customer whose zone is the shop's. */
 const NOON_UTC = Date.parse('2026-11-21T12:00:00Z');
-const quiet = { visibleMs: 60_000, headerMs: 60_000, backgroundMs: 60_000, rareMs: 60_000 };
+const quiet = {
+  visibleMs: 60_000,
+  headerMs: 60_000,
+  backgroundMs: 60_000,
+  rareMs: 60_000,
+  burstMs: 60_000,
+  pacedMs: 60_000,
+};
 
 const sessions: Session[] = [];
 const dirs: string[] = [];

@@ -3,6 +3,7 @@
  * act on, credits, and [READ-ONLY] when this process cannot write.
  */
 import { Box } from 'ink';
+import { pictureCoverage } from '../../store/conversation-picture.js';
 import { headerCounts, plural } from '../../store/counts.js';
 import { waitingConversations } from '../../store/waiting.js';
 import { useAppState, useTheme } from '../../ui-kit/app-context.js';
@@ -21,6 +22,11 @@ export function Header() {
   const waiting = useAppState((state) =>
     state.inbox.open.data ? waitingConversations(state).length : undefined,
   );
+  // Counted from the threads read: while some are not, it says how many are.
+  const partial = useAppState((state) => {
+    const { read, of } = pictureCoverage(state);
+    return read < of ? `(${read} of ${of} read) ` : '';
+  });
   // The config's name of the shop (several shops: which one this is), before the name the shop gives itself.
   const shop = useAppState((state) => state.shop);
   const shopLabel = shop ? (
@@ -76,7 +82,7 @@ export function Header() {
                 pluralNoun="waiting"
                 color={waiting > 0 ? theme.warning : undefined}
               />{' '}
-              ·{' '}
+              {partial}·{' '}
             </>
           )}
           <Count value={counts.unreplied ?? me.reviews_pulse.unreplied} noun="unreplied review" /> ·{' '}
