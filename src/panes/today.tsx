@@ -228,7 +228,8 @@ export const todayPane: PaneDescriptor = {
     rowLabel: (item: ActivityItem) => oneLine(item.summary).slice(0, 40),
     newestOnTop: true,
   },
-  reads: () => [{ kind: 'today' }, { kind: 'billing' }, { kind: 'texting' }],
+  // /me is the account's lines and the credits.
+  reads: () => [{ kind: 'today' }, { kind: 'billing' }, { kind: 'texting' }, { kind: 'me' }],
   commands: [
     openTextCommand('open', ['enter']),
     openTextCommand('inbound', ['i']),
@@ -243,6 +244,19 @@ export const todayPane: PaneDescriptor = {
         if (context.state().actionsFilter !== 'pending_approval')
           context.ui.showList('actions', { actionsFilter: 'pending_approval' });
         context.ui.focusPane('actions');
+      },
+    },
+    {
+      id: 'account',
+      mode: 'pane',
+      pane: 'today',
+      keys: ['b'],
+      label:
+        'billing, texting and credits: read the plan, the card, the texting number and the credits again now',
+      hint: 'billing',
+      run: (context) => {
+        context.ui.refreshVisible();
+        context.ui.notify('Reading billing, texting and credits again.');
       },
     },
     copyCommand('today', (context) => {

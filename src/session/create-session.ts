@@ -347,6 +347,9 @@ export function createSession(options: SessionOptions): Session {
     watch?.stop();
     watch = undefined;
     try {
+      // Halted on the refusal; stopped now, so that a read the old key still had under way, or one asked for
+      // since, lands nowhere: the new key may be another shop's.
+      poller.stop();
       current = next;
       currentKey = apiKey;
       currentKeyId = keyId;

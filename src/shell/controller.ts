@@ -283,12 +283,15 @@ export function createController(options: ControllerOptions) {
     set({ composer: withSeenTexts(get(), target), composerWaiting: undefined, searching: false });
   };
 
-  /** c on an inbox row: the row has no contact id, so the lead is read first; what is typed meanwhile is kept. */
+  /**
+   * c on an inbox row: the composer opens over the lead's thread, read again now, whether or not the
+   * thread was read before. The row has no contact id: a lead never read is read first, and what is typed
+   * meanwhile is kept.
+   */
   const composeToLead = (lead: InboxLead) => {
     const detail = get().leads[lead.id]?.data;
-    if (detail) return openComposer(targetFromLead(detail));
-    // The lead is the one highlighted in the Inbox: its thread is read, and shown, meanwhile.
     openThread({ list: 'inbox' });
+    if (detail) return openComposer(targetFromLead(detail));
     composeOnceRead(lead.id, { name: lead.contact_name, phone: lead.caller_phone });
   };
 

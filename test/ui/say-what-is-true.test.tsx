@@ -118,7 +118,12 @@ describe('a reply draft whose answer is lost', () => {
 
 describe('a send answered with a shape the contract does not know', () => {
   it('is "not confirmed, retrying with the same key", then replayed: one text at the simulator', async () => {
-    const tui = await startTui({ columns: 100, rows: 30 });
+    // The retry comes 1.5 s on: long enough for a busy machine to draw the waiting text.
+    const tui = await startTui({
+      columns: 100,
+      rows: 30,
+      session: { sendRetry: { baseMs: 1_500, maxMs: 1_500 } },
+    });
     const wire = recordWire(tui.s.sim);
     await waitStartup(tui);
     const { contact } = inboxLeadWhere(tui, (each) => simConsent(tui.s.sim, each.phone) === true);
@@ -130,10 +135,26 @@ describe('a send answered with a shape the contract does not know', () => {
     await tui.press(KEYS.enter);
     await tui.waitFor('? y/n');
     faultOnNextWrite(tui.s.sim, { kind: 'wrong_shape' });
+    // Every state the text goes through, and what the inbox says meanwhile.
+    const states: string[] = [];
+    const unsubscribe = tui.session.store.subscribe((state) => {
+      const current = state.outbox[0]?.state;
+      if (current && states.at(-1) !== current) states.push(current);
+    });
     await tui.press('y');
     await tui.waitFor('not confirmed — will retry with the same key');
     expect(plain(tui.frame())).not.toContain('NOT SENT');
     await tui.waitFor((_frame, state) => state.outbox[0]?.state === 'replayed');
+    unsubscribe();
+    expect(states).not.toContain('failed');
+    expect(states).toContain('waiting');
+    expect(
+      tui
+        .state()
+        .log.map((notice) => notice.text)
+        .join('\n'),
+    ).toMatch(/Not confirmed yet for .*Trying again with the same key\./);
+    expect(plain(tui.frame())).not.toContain('NOT SENT');
     expect(new Set(wire.writes.map((write) => write.idempotencyKey)).size).toBe(1);
     expect(wire.writes).toHaveLength(2);
     expect(outboundTo(tui.s.sim, contact.id)).toHaveLength(before + 1);
