@@ -16,7 +16,10 @@
  * and what they add to the bundle; the memory of a live inbox and wallboard
  * over a compressed soak (bench/soak.ts), beside bare Ink.
  *
- * `--quick`: a short run, printed only. `--soak-only`: the soak alone, printed
+ * And the picture of every open conversation (bench/picture.ts): a text to its preview naming the sender, the
+ * waiting list after a cold start, requests a minute, on live simulators side by side.
+ *
+ * `--quick`: a short run, printed only. `--picture`: the picture's figures alone, printed only. `--soak-only`: the soak alone, printed
  * only; with `--soak-minutes N` measured for N minutes, with
  * `--soak-warm-up-minutes N` warmed up for N, with `--soak-shared-hub` the
  * inbox serving the wallboard as its hub, with `--soak-cli PATH` on another
@@ -36,6 +39,7 @@ import { createSession } from '../src/session/create-session.js';
 import { createSimulator } from '../src/sim/simulator.js';
 import type { KeyTraceLine } from '../src/ui-kit/key-trace.js';
 import { type KeyPress, keySplitTable, splitKeys } from './key-split.js';
+import { pictureFigures } from './picture.js';
 import { benchNodeVersion, type Program, rssMiB, shopEnv, start } from './pty-program.js';
 import { SAMPLE_PARTS, type SoakFigure, soak } from './soak.js';
 
@@ -60,6 +64,8 @@ const SOAK_MEASURE_MS = (positiveNumberOption('--soak-minutes') ?? (QUICK ? 1 : 
  * with `--before PATH` also another build's cli.js (the commit before a change) in the same run, turn about.
  */
 const START_ONLY = process.argv.includes('--start');
+/** `--picture`: the picture of every open conversation alone (bench/picture.ts), printed only. */
+const PICTURE_ONLY = process.argv.includes('--picture');
 const BEFORE_CLI = process.argv.includes('--before')
   ? process.argv[process.argv.indexOf('--before') + 1]
   : undefined;
@@ -148,7 +154,17 @@ async function main() {
     await report();
     return;
   }
+  if (PICTURE_ONLY) {
+    rows.push(...(await pictureFigures({ quick: QUICK })));
+    await rm(work, { recursive: true, force: true });
+    await report();
+    return;
+  }
   if (!SOAK_ONLY) await figures(work, hello, list);
+  if (!SOAK_ONLY) {
+    console.error('the picture of every open conversation: five live shops side by side…');
+    rows.push(...(await pictureFigures({ quick: QUICK })));
+  }
   console.error(`live soak: ${SOAK_WARM_UP_MS / 1000} s warm-up, ${SOAK_MEASURE_MS / 1000} s measured…`);
   const soaked = await soak({
     cli: SOAK_CLI && process.argv.includes('--soak-cli') ? SOAK_CLI : 'dist/cli.js',
@@ -630,7 +646,7 @@ async function report() {
   const date = new Date().toISOString().slice(0, 10);
   const phases = phaseTables.map((text) => `\n${text}\n`).join('');
   console.log(`\n${table}\n${phases}\n${machine}; ${date}${QUICK ? '; quick run' : ''}`);
-  if (QUICK || SOAK_ONLY || START_ONLY) return;
+  if (QUICK || SOAK_ONLY || START_ONLY || PICTURE_ONLY) return;
   const path = 'BENCHMARKS.md';
   let notes = '';
   try {

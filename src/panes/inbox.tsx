@@ -5,9 +5,9 @@
  */
 import { Box } from 'ink';
 import { memo, useMemo } from 'react';
-import type { InboundPreview, InboxLead } from '../contract/resources.js';
+import type { InboundPreview, InboxFilter, InboxLead } from '../contract/resources.js';
 import type { Slot } from '../poller/reads.js';
-import { type AppState, INBOX_ORDERS, type InboxOrder, isWide } from '../store/app-store.js';
+import { type AppState, type InboxOrder, inboxOrdersOf, isWide } from '../store/app-store.js';
 import { type ConversationMarks, isDone, isUnread } from '../store/conversation-marks.js';
 import { pictureCoverage } from '../store/conversation-picture.js';
 import { callbackCount, listCount, openLeadCount } from '../store/counts.js';
@@ -22,7 +22,8 @@ import { LoadedStatus, statusOf } from '../ui-kit/components/loaded-status.js';
 import { frameContentRows, PaneFrame } from '../ui-kit/components/pane-frame.js';
 import { SearchLine } from '../ui-kit/components/search-line.js';
 import { Text } from '../ui-kit/components/text.js';
-import { age, enumLabel, oneLine, waitedFor } from '../ui-kit/format.js';
+import { age, enumLabel, oneLine, WAITED_FOR_WIDTH, waitedFor } from '../ui-kit/format.js';
+import { rowKeys } from '../ui-kit/row-keys.js';
 import { useClickable } from '../ui-kit/use-clickable.js';
 import {
   composeCommand,
@@ -34,11 +35,17 @@ import {
 import type { PaneDescriptor, PaneProps } from './pane.js';
 import { useSelectedIndex } from './use-selection.js';
 
-const INBOX_ORDER_WORDS: Record<InboxOrder, string> = {
-  newest: 'newest first',
-  'same-day': 'same-day leads first',
-  oldest: 'oldest first',
-};
+/** How an order is said in the title and when `o` picks it; a callback's age is how long it has waited. */
+function orderWords(order: InboxOrder, filter: InboxFilter | 'waiting'): string {
+  switch (order) {
+    case 'newest':
+      return 'newest first';
+    case 'same-day':
+      return 'same-day first';
+    case 'oldest':
+      return filter === 'callbacks' ? 'waiting longest first' : 'oldest first';
+  }
+}
 
 const LeadRow = memo(function LeadRow({
   lead,
@@ -98,7 +105,7 @@ const LeadRow = memo(function LeadRow({
           <Text dimColor>{age(lead.created_at, now)}</Text>
         </Box>
       ) : (
-        <Box width={18} flexShrink={0} marginLeft={1} justifyContent="flex-end">
+        <Box width={WAITED_FOR_WIDTH} flexShrink={0} marginLeft={1} justifyContent="flex-end">
           <Text wrap="truncate-end" color={theme.warning}>
             {waitedFor(waitingSince, now)}
           </Text>
@@ -213,6 +220,7 @@ function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: bo
   );
   const now = useClockNow();
   const picking = useAppState((state) => (state.focus === 'inbox' ? state.inboundPick : undefined));
+  const keys = rowKeys(shown, inboundId);
   return (
     <Box flexDirection="column" height={INBOUND_SHOWN + 1}>
       <Text dimColor wrap="truncate-end">
@@ -223,7 +231,7 @@ function Previews({ previews, loaded }: { previews: InboundPreview[]; loaded: bo
       {previews.length === 0 ? <Text dimColor>{loaded ? 'none' : 'loading…'}</Text> : null}
       {shown.map((preview, index) => (
         <PreviewRow
-          key={inboundId(preview)}
+          key={keys[index]}
           preview={preview}
           sender={senders[index] ?? { kind: 'not-matched-yet' }}
           fresh={previewMarked(senders[index], preview, fresh, conversations)}
@@ -313,7 +321,7 @@ function InboxPane({ height, width, focused }: PaneProps) {
   const listRows = Math.max(1, contentRows - INBOUND_SHOWN - 1 - searchRows);
   return (
     <PaneFrame
-      title={`${title} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount, total })}${coverage}${order === 'newest' || filter === 'waiting' ? '' : ` · ${order === 'same-day' ? 'same-day first' : 'oldest first'}`}`}
+      title={`${title} ${listCount({ updatedAt: loaded.updatedAt, shown: rows.length, loaded: loadedCount, total })}${coverage}${order === 'newest' || filter === 'waiting' ? '' : ` · ${orderWords(order, filter)}`}`}
       focused={focused}
       height={height}
       {...(width !== undefined ? { width } : {})}
@@ -477,17 +485,18 @@ export const inboxPane: PaneDescriptor = {
       pane: 'inbox',
       keys: ['o'],
       label:
-        'order the list: inbox newest → same-day first → oldest first; reviews newest → unreplied → lowest rating first',
+        'order the list: inbox newest → same-day first → oldest first, callbacks newest → waiting longest first → same-day first; reviews newest → unreplied → lowest rating first',
       hint: 'order',
       when: (context) =>
         context.state().waitingOnly
           ? 'the waiting list is always oldest waiting first (w shows the open leads)'
           : true,
       run: (context) => {
-        const index = INBOX_ORDERS.indexOf(context.state().inboxOrder);
-        const next = INBOX_ORDERS[(index + 1) % INBOX_ORDERS.length] ?? 'newest';
+        const { inboxOrder, inboxFilter } = context.state();
+        const orders = inboxOrdersOf(inboxFilter);
+        const next = orders[(orders.indexOf(inboxOrder) + 1) % orders.length] ?? 'newest';
         context.store.setState({ inboxOrder: next });
-        context.ui.notify(`Inbox: ${INBOX_ORDER_WORDS[next]}.`);
+        context.ui.notify(`Inbox: ${orderWords(next, inboxFilter)}.`);
       },
     },
     doneCommand('inbox', (state) => selectedLead(state)?.id),

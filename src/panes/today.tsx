@@ -251,8 +251,7 @@ export const todayPane: PaneDescriptor = {
       mode: 'pane',
       pane: 'today',
       keys: ['b'],
-      label:
-        'billing, texting and credits: read the plan, the card, the texting number and the credits again now',
+      label: 'billing, texting and credits: read them again now',
       hint: 'billing',
       run: (context) => {
         context.ui.refreshVisible();

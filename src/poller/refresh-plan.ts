@@ -31,7 +31,7 @@ export const DEFAULT_INTERVALS: RefreshIntervals = {
   backgroundMs: 60_000,
   rareMs: 300_000,
   burstMs: 0,
-  pacedMs: 20_000,
+  pacedMs: 30_000,
 };
 
 /** What the screen shows now (the UI says; without a screen, nothing): read more often than the rest. */
@@ -94,7 +94,13 @@ export function plan(
     seen.add(key);
     entries.push(entry);
   };
-  for (const slot of visibleSlots(state)) add({ slot, everyMs: intervals.visibleMs });
+  // The open inbox on screen twice as often: its latest inbound texts are where a customer's text shows first.
+  for (const slot of visibleSlots(state))
+    add({
+      slot,
+      everyMs:
+        slot.kind === 'inbox' && slot.filter === 'open' ? intervals.visibleMs / 2 : intervals.visibleMs,
+    });
   for (const { slot, every } of backgroundReads(state))
     add({
       slot,

@@ -270,6 +270,9 @@ export const LOG_LIMIT = 500;
  */
 export const INBOX_ORDERS = ['newest', 'same-day', 'oldest'] as const;
 export type InboxOrder = (typeof INBOX_ORDERS)[number];
+/** The orders `o` goes through: for the callbacks the second is who has waited longest, what staff ask first. */
+export const inboxOrdersOf = (filter: InboxFilter): readonly InboxOrder[] =>
+  filter === 'callbacks' ? ['newest', 'oldest', 'same-day'] : INBOX_ORDERS;
 /** How reviews are ordered: newest first, unreplied first, or the lowest rating first. */
 export const REVIEW_ORDERS = ['newest', 'unreplied', 'rating'] as const;
 export type ReviewOrder = (typeof REVIEW_ORDERS)[number];

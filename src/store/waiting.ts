@@ -63,8 +63,9 @@ export interface WaitingConversation {
 
 /**
  * The open leads whose thread, as last read, ends with the customer's text and that staff have not marked
- * done since: oldest waiting first (of two since the same time, the service's order). A lead whose thread was
- * never read is not known to wait (the paced reads that match the latest inbound texts read them).
+ * done since: oldest waiting first (of two since the same time, the service's order). A lead whose thread is
+ * not read yet is not known to wait: every open lead's thread is read soon after the start
+ * (conversation-picture.ts), and while some are not, the list says how many are (pictureCoverage).
  */
 export function waitingConversations(
   state: Pick<AppState, 'inbox' | 'leads' | 'conversations'>,

@@ -58,6 +58,9 @@ export function updatedAgo(at: number | undefined, now: number): string {
 export const enumLabel = (value: unknown): string => oneLine(value).replaceAll('_', ' ');
 
 /** How long a customer has waited: "waiting 40 s", "waiting 14 min", "waiting 2 h 5 min", "waiting 3 d". */
+/** The widest waitedFor is: "waiting 47 h 59 min". */
+export const WAITED_FOR_WIDTH = 19;
+
 export function waitedFor(since: string, now: number): string {
   const then = Date.parse(since);
   if (Number.isNaN(then)) return 'waiting';

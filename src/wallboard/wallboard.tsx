@@ -11,6 +11,7 @@ import { type WaitingCounts, waitingCounts } from '../store/counts.js';
 import { useAppState, useClockNow, useServices, useTheme } from '../ui-kit/app-context.js';
 import { Text } from '../ui-kit/components/text.js';
 import { age, oneLine } from '../ui-kit/format.js';
+import { rowKeys } from '../ui-kit/row-keys.js';
 import { fg } from '../ui-kit/theme.js';
 import { bigText, GLYPH_HEIGHT, largestScaleFitting } from './big-digits.js';
 import { dataReadAt, newestTexts, oldestMissedCall, waited } from './wallboard-data.js';
@@ -184,10 +185,11 @@ function NewestTexts({ rows }: { rows: number }) {
   const texts = newestTexts(today, rows);
   const loaded = today.data !== undefined;
   if (texts.length === 0) return <Text dimColor>{loaded ? 'no inbound texts today' : 'loading…'}</Text>;
+  const keys = rowKeys(texts, (text) => `${text.at}\u0000${text.text}`);
   return (
     <>
-      {texts.map((text) => (
-        <Text key={`${text.at}\u0000${text.text}`} wrap="truncate-end">
+      {texts.map((text, index) => (
+        <Text key={keys[index]} wrap="truncate-end">
           <Text bold>{age(text.at, now).padStart(4)}</Text>
           {`  ${oneLine(text.text)}`}
         </Text>

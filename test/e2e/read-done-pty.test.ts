@@ -51,25 +51,33 @@ it('done in one terminal is done in the other, and after a restart', async () =>
   const newest = (await test.client().getInbox({ filter: 'open', limit: 100 })).open_leads[1];
   if (!newest) throw new Error('no open lead');
   test.sim.receiveText(newest.id, 'Are you open on Saturday?');
+  const waitingRows = (screen: string) => screen.split('\n').filter((line) => / waiting \d/.test(line));
+  const waitingRowOf = (screen: string) =>
+    waitingRows(screen).filter((line) => line.includes(newest.caller_phone));
+  // The waiting list once every open conversation is read (its title no longer says how many are).
+  const wholeWaitingList = (screen: string) =>
+    screen.includes('Inbox — waiting for a reply') &&
+    !screen.includes('conversations read') &&
+    waitingRows(screen).length > 0;
   a.send('R');
   // Matched to its sender in both, and unread (●) in both.
   const unreadPreview = /● +\S+ .*\(\+\d+\): Are you open on Sa/;
   await a.waitForText(unreadPreview, 20_000);
   await b.waitForText(unreadPreview, 20_000);
 
-  // B: the waiting list, its newest waiter is the last row; e marks it done.
+  // B: the waiting list, once every open conversation is read: its newest waiter is the last row; e marks it done.
   b.send('w');
-  await b.waitForText('Inbox — waiting for a reply');
+  await b.waitFor(() => wholeWaitingList(b.screenText()), 'the whole waiting list', 20_000);
+  expect(waitingRowOf(b.screenText())).toHaveLength(1);
   b.send('G');
   b.send('e');
   await b.waitForText(/Done: .* is off the waiting list until they write again/);
+  await b.waitFor(() => waitingRowOf(b.screenText()).length === 0, 'the row to leave the list');
   // A: no longer unread, and not on its waiting list.
   const readPreview = /^│ {3} *\S+ .*\(\+\d+\): Are you open on Sa/m;
   await a.waitForText(readPreview, 10_000);
   a.send('w');
-  await a.waitForText('Inbox — waiting for a reply');
-  const waitingRowOf = (screen: string) =>
-    screen.split('\n').filter((line) => line.includes(newest.caller_phone) && / waiting \d/.test(line));
+  await a.waitFor(() => wholeWaitingList(a.screenText()), 'the whole waiting list', 20_000);
   expect(waitingRowOf(a.screenText())).toEqual([]);
 
   // Both quit; one started later, alone, remembers.
@@ -80,6 +88,8 @@ it('done in one terminal is done in the other, and after a restart', async () =>
   await c.waitForText(/Inbox — open leads \(\d+\)/, 15_000);
   await c.waitForText(readPreview, 20_000);
   c.send('w');
-  await c.waitForText('Inbox — waiting for a reply');
+  // Checked on the list once it holds every waiting conversation, the others there.
+  await c.waitFor(() => wholeWaitingList(c.screenText()), 'the whole waiting list', 20_000);
+  expect(waitingRows(c.screenText()).length).toBeGreaterThan(0);
   expect(waitingRowOf(c.screenText())).toEqual([]);
 }, 90_000);

@@ -72,7 +72,7 @@ describe('orders and quick filters', () => {
     expect(selectedLead(tui.state())?.id).toBe(onLead?.id);
   });
 
-  it('inbox: o again orders the callbacks oldest first, keeping the highlighted lead; a new missed call goes last', async () => {
+  it('callbacks: o orders them waiting longest first, keeping the highlighted lead; a new missed call goes last', async () => {
     const s = await startSim();
     const tui = await startTui({ sim: s, columns: 120, rows: 40, intervals: QUIET });
     await firstLoad(tui, startupLoaded);
@@ -88,8 +88,8 @@ describe('orders and quick filters', () => {
     await tui.press('j');
     const onLead = selectedLead(tui.state());
 
-    await tui.press('o', 'o');
-    const frame = plain(await tui.waitFor('· oldest first'));
+    await tui.press('o');
+    const frame = plain(await tui.waitFor('· waiting longest first'));
     let rows = inboxRows(tui.state());
     const shownTimes = rows.map((lead) => Date.parse(lead.created_at));
     expect(shownTimes).toEqual([...shownTimes].sort((a, b) => a - b));
@@ -98,7 +98,7 @@ describe('orders and quick filters', () => {
     // The first row on screen is the caller who has waited longest.
     const firstRow = frame.split('\n').find((line) => /\+\d{11}/.test(line) && !line.includes('—')) ?? '';
     expect(firstRow).toContain(listed.at(-1)?.caller_phone);
-    expect(tui.state().log.at(-1)?.text).toBe('Inbox: oldest first.');
+    expect(tui.state().log.at(-1)?.text).toBe('Inbox: waiting longest first.');
 
     // A call missed now waits least: it joins at the end, and the order holds.
     s.sim.inject('missed_call');
@@ -111,9 +111,13 @@ describe('orders and quick filters', () => {
     expect(rows.at(-1)?.id).toBe(newest?.id);
     expect(selectedLead(tui.state())?.id).toBe(onLead?.id);
 
-    // And once more: the service's order again.
+    // Then the same-day callbacks first, then the service's order again.
     await tui.press('o');
-    await tui.waitFor((frame) => !plain(frame).includes('· oldest first'));
+    await tui.waitFor('· same-day first');
+    await tui.press('o');
+    await tui.waitFor(
+      (frame, state) => state.inboxOrder === 'newest' && !plain(frame).includes('· same-day first'),
+    );
     expect(inboxRows(tui.state()).map((lead) => lead.id)).toEqual(
       tui.state().inbox.callbacks.data?.open_leads.map((lead) => lead.id),
     );

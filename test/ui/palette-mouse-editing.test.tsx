@@ -103,6 +103,28 @@ describe('the command palette', () => {
     expect(bill).not.toContain('order the list');
   });
 
+  it(':bill, :texting and :credits find Today, where billing lives; enter goes there and reads them again', async () => {
+    const tui = await startTui({ columns: 100, rows: 30, intervals: QUIET });
+    await firstLoad(tui, (state) => state.billing.data !== undefined && state.me.data !== undefined);
+    for (const word of ['bill', 'texting', 'credits']) {
+      await tui.press(KEYS.escape, '1', ':', word);
+      const first = paletteRows(await tui.waitFor(`: ${word}`))[0] ?? '';
+      expect(first, word).toMatch(/billing, texting and credits: .* · account → Today/);
+    }
+    const before = tui.s.sim.requests.list().length;
+    await tui.press(KEYS.enter);
+    await tui.waitFor((_frame, state) => state.focus === 'today' && state.palette === undefined);
+    await tui.waitFor('Reading billing, texting and credits again.');
+    // Read again now, not at the next turn of the quiet pace.
+    await tui.waitFor(() => {
+      const paths = tui.s.sim.requests
+        .list()
+        .slice(before)
+        .map((request) => request.path);
+      return ['/v1/billing', '/v1/texting', '/v1/me'].every((path) => paths.includes(path));
+    });
+  });
+
   it('ctrl-p opens it too; arrows choose; esc closes it and runs nothing', async () => {
     const tui = await startTui({ columns: 100, rows: 30, intervals: QUIET });
     await firstLoad(tui);

@@ -13,6 +13,9 @@ import { OutboxFile } from '../../../src/outbox/outbox-file.js';
 import type { Slot } from '../../../src/poller/reads.js';
 import { createSession } from '../../../src/session/create-session.js';
 import { shareSession } from '../../../src/session/share-session.js';
+import { pictureCoverage } from '../../../src/store/conversation-picture.js';
+import { previewSender, previewsShown } from '../../../src/store/inbound-match.js';
+import { waitingConversations } from '../../../src/store/waiting.js';
 
 export interface TerminalConfig {
   baseUrl: string;
@@ -70,6 +73,7 @@ if (config.stopAtFirstGrant) {
 }
 
 let lastInbound = '';
+let lastPicture = '';
 let lastPresence = '';
 let lastRole = '';
 let lastNotice: unknown;
@@ -81,6 +85,21 @@ session.store.subscribe((state) => {
   if (key !== lastInbound) {
     lastInbound = key;
     say({ e: 'inbound', bodies: inbound.map((line) => line.split('|')[1]) });
+  }
+  // What the screen would say of who texted and who waits: each shown text's sender, the waiting list.
+  const named = previewsShown(state).map((preview) => {
+    const sender = previewSender(state, preview);
+    const lead = sender.kind === 'matched' ? sender.lead.lead.id : sender.kind;
+    return { at: preview.occurred_at, body: preview.body_preview, lead };
+  });
+  const picture = JSON.stringify({
+    named,
+    waiting: waitingConversations(state).map((waiting) => waiting.lead.id),
+    ...pictureCoverage(state),
+  });
+  if (picture !== lastPicture) {
+    lastPicture = picture;
+    say({ e: 'picture', ...JSON.parse(picture) });
   }
   const presence = JSON.stringify(state.presence);
   if (presence !== lastPresence) {

@@ -20,6 +20,13 @@ export interface TerminalEvent {
   state?: string;
   /** A notice's text (the status line's). */
   text?: string;
+  /** The latest inbound texts shown, each with its lead's id, or why it names none ('not-matched-yet', 'no-open-lead'). */
+  named?: Array<{ at: string; body: string; lead: string }>;
+  /** The waiting list's leads, oldest waiting first. */
+  waiting?: string[];
+  /** How many open conversations' threads are read, of how many. */
+  read?: number;
+  of?: number;
 }
 
 export interface Terminal {
