@@ -57,10 +57,10 @@ export function updatedAgo(at: number | undefined, now: number): string {
 /** An open-enum value for display: "same_day" → "same day". */
 export const enumLabel = (value: unknown): string => oneLine(value).replaceAll('_', ' ');
 
-/** How long a customer has waited: "waiting 40 s", "waiting 14 min", "waiting 2 h 5 min", "waiting 3 d". */
 /** The widest waitedFor is: "waiting 47 h 59 min". */
 export const WAITED_FOR_WIDTH = 19;
 
+/** How long a customer has waited: "waiting 40 s", "waiting 14 min", "waiting 2 h 5 min", "waiting 3 d". */
 export function waitedFor(since: string, now: number): string {
   const then = Date.parse(since);
   if (Number.isNaN(then)) return 'waiting';
