@@ -12,7 +12,7 @@ import type { CallOptions, ShopClient } from '../api/client.js';
 import { type Endpoint, endpoints, SEARCH_QUERY_MAX } from '../contract/endpoints.js';
 import { ActionStatusValues, InboxFilterValues } from '../contract/resources.js';
 import type { AppState } from '../store/app-store.js';
-import { threadsToRead, threadToRefresh } from '../store/conversation-picture.js';
+import { keepsPicture, threadsToRead, threadToRefresh } from '../store/conversation-picture.js';
 import { LIST_LIMIT } from '../store/counts.js';
 import { newsOfContacts, newsOfInbox, newsOfToday } from '../store/news-of-lists.js';
 import { boundLeads, changed, type ReadChange, type ServerField } from '../store/read-slices.js';
@@ -221,20 +221,19 @@ const TABLE = {
     }),
     // The picture of every open conversation: the threads to read now (never read, said to have changed, or
     // maybe holding a new text), as a burst, one at a time; and the one read longest ago, now and then.
-    // Not on the wallboard: its budget goes to the counts the room watches.
     refresh: [
       {
         slots: (state) =>
-          state.view === 'wallboard'
-            ? []
-            : threadsToRead(state)
+          keepsPicture(state)
+            ? threadsToRead(state)
                 .slice(0, 1)
-                .map((id) => ({ kind: 'lead', id })),
+                .map((id) => ({ kind: 'lead', id }))
+            : [],
         every: 'burst',
       },
       {
         slots: (state) => {
-          const id = state.view === 'wallboard' ? undefined : threadToRefresh(state);
+          const id = keepsPicture(state) ? threadToRefresh(state) : undefined;
           return id === undefined ? [] : [{ kind: 'lead', id }];
         },
         every: 'paced',

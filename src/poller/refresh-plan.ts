@@ -4,6 +4,7 @@
  */
 import type { ShopOverview } from '../contract/resources.js';
 import type { AppState } from '../store/app-store.js';
+import { keepsPicture } from '../store/conversation-picture.js';
 import { wholeListCounts } from '../store/counts.js';
 import { previewsShown, readSinceListed, unmatchedShown } from '../store/inbound-match.js';
 import { leadIndex } from '../store/lead-index.js';
@@ -94,13 +95,11 @@ export function plan(
     seen.add(key);
     entries.push(entry);
   };
-  // The open inbox on screen twice as often: its latest inbound texts are where a customer's text shows first.
+  // The open inbox on screen twice as often where the picture is kept: its latest inbound texts are where a
+  // customer's text shows first. The wallboard's budget goes to its counts alike.
+  const firstNews = (slot: Slot) => keepsPicture(state) && slot.kind === 'inbox' && slot.filter === 'open';
   for (const slot of visibleSlots(state))
-    add({
-      slot,
-      everyMs:
-        slot.kind === 'inbox' && slot.filter === 'open' ? intervals.visibleMs / 2 : intervals.visibleMs,
-    });
+    add({ slot, everyMs: firstNews(slot) ? intervals.visibleMs / 2 : intervals.visibleMs });
   for (const { slot, every } of backgroundReads(state))
     add({
       slot,
@@ -143,7 +142,7 @@ export function listsBehindMe(state: AppState, me: ShopOverview): Slot[] {
  */
 export function contactsForNewTexts(before: AppState, after: AppState): Slot[] {
   // The first copy brings no news: every thread is read for the picture, and the contacts list with the rest.
-  if (after.view === 'wallboard' || after.contacts.query !== '' || !before.inbox.open.data) return [];
+  if (!keepsPicture(after) || after.contacts.query !== '' || !before.inbox.open.data) return [];
   const listed = new Set(previewsShown(before).map(inboundId));
   const news = unmatchedShown(after).filter((preview) => !listed.has(inboundId(preview)));
   if (news.length === 0) return [];

@@ -35,6 +35,12 @@ interface Wanted {
   order: number;
 }
 
+/**
+ * Whether this screen keeps the picture: every screen but the wallboard, which matches nothing and whose
+ * budget goes to the counts the room watches.
+ */
+export const keepsPicture = (state: Pick<AppState, 'view'>): boolean => state.view !== 'wallboard';
+
 const toRead = new WeakMap<object, string[]>();
 
 /**
