@@ -155,7 +155,10 @@ async function main() {
     return;
   }
   if (PICTURE_ONLY) {
-    rows.push(...(await pictureFigures({ quick: QUICK })));
+    const only = process.argv.includes('--only')
+      ? process.argv[process.argv.indexOf('--only') + 1]
+      : undefined;
+    rows.push(...(await pictureFigures({ quick: QUICK, ...(only ? { only } : {}) })));
     await rm(work, { recursive: true, force: true });
     await report();
     return;

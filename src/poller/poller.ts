@@ -237,14 +237,20 @@ export class Poller {
   /**
    * A read made elsewhere (by the hub of this box, or by this hub for another
    * terminal): stored like one of this poller's own, and counted as read, so
-   * that it is not read again before its time.
+   * that it is not read again before its time. A read for another terminal tells of new texts like one of
+   * this poller's own: the reader of the picture follows it up alike, and at once (what to read next may
+   * have changed while this poller slept until its next read).
    */
   accept(slot: Slot, data: SlotData, at: number): void {
     const key = slotKey(slot);
     if ((this.lastRead.get(key) ?? 0) > at) return;
     this.markRead(key, at);
+    const before = this.store.getState();
     storeData(this.store, slot, data, at);
+    if (slot.kind === 'inbox' && this.readsPicture)
+      this.catchUp(contactsForNewTexts(before, this.store.getState()));
     this.onData?.(slot, data, at);
+    this.wake();
   }
 
   /** Called with every read this poller stores (a hub hands them to the other terminals). */
@@ -388,8 +394,6 @@ export class Poller {
       const key = slotKey(slot);
       this.markRead(key, Math.max(this.lastRead.get(key) ?? 0, this.now()));
       if (slot.kind === 'me') this.dueNow(listsBehindMe(before, data as ShopOverview));
-      if (slot.kind === 'inbox' && this.readsPicture)
-        this.catchUp(contactsForNewTexts(before, this.store.getState()));
       this.recovered();
     } catch (error) {
       if (generation !== this.generation) return;

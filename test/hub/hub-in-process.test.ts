@@ -191,6 +191,58 @@ describe('matching the latest inbound texts to their leads', () => {
   }, 20_000);
 });
 
+describe('a new text in an inbox read for a client', () => {
+  it("is followed up by the hub like its own read: the contacts list, then the writer's thread before any other", async () => {
+    const test = await startSim();
+    const place = await runtimeDir();
+    // Slow enough that in the window below only the client's r reads the inbox.
+    const intervals = {
+      visibleMs: 120_000,
+      headerMs: 120_000,
+      backgroundMs: 120_000,
+      rareMs: 300_000,
+      burstMs: 50,
+      pacedMs: 600_000,
+    };
+    // The hub hands a client its kept copy for a while; here every ask of the client is a read of the shop.
+    const a = await terminal(test, place, { intervals }, { freshMs: 0 });
+    const b = await terminal(test, place, { intervals }, { freshMs: 0 });
+    const [hub, client] = a.sharing.role === 'hub' ? [a, b] : [b, a];
+    expect(client.sharing.role).toBe('client');
+    await until(() => (threadsToRead(hub.session.store.getState()).length === 0 ? true : undefined), 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const openLeads = hub.session.store.getState().inbox.open.data?.open_leads ?? [];
+    const writer = openLeads.at(-1);
+    if (!writer || openLeads.length < 10) throw new Error('the seed has too few open leads');
+    const since = (await test.requests()).length;
+
+    test.sim.receiveText(writer.id, 'Is the tech still coming today?');
+    client.session.poller.refreshVisible();
+    await until(() => {
+      const state = hub.session.store.getState();
+      const preview = state.inbox.open.data?.latest_inbound.find((each) =>
+        each.body_preview.startsWith('Is the tech still coming today?'),
+      );
+      return preview && previewSender(state, preview).kind === 'matched' ? true : undefined;
+    }, 10_000);
+    const paths = (await test.requests())
+      .slice(since)
+      .filter((request) => request.method === 'GET')
+      .map((request) => request.path);
+    const contacts = paths.indexOf('/v1/contacts');
+    const firstThread = paths.findIndex((path) => path.startsWith('/v1/leads/'));
+    expect(paths.indexOf('/v1/inbox')).toBeGreaterThanOrEqual(0);
+    expect(contacts).toBeGreaterThan(paths.indexOf('/v1/inbox'));
+    expect(firstThread).toBeGreaterThan(contacts);
+    // The writer's open leads are read first (a customer may have several); no other customer's before.
+    const writersLeads = openLeads
+      .filter((lead) => lead.caller_phone === writer.caller_phone)
+      .map((lead) => `/v1/leads/${lead.id}`);
+    const threads = paths.filter((path) => path.startsWith('/v1/leads/'));
+    expect(threads.slice(0, writersLeads.length).sort()).toEqual([...writersLeads].sort());
+  }, 30_000);
+});
+
 describe('a copy the hub hands over', () => {
   it('is dated when the hub read it from the shop, so a thread kept from before a text does not pass for one read after it', async () => {
     const { linkToHub } = await import('../../src/hub/hub-link.js');
