@@ -1,7 +1,7 @@
 /**
  * Every command of `shop-inbox` with its arguments and options: the one table
  * that `--help`, each command's parser (`parseArgs` takes the options as they
- * are here), the README's tables (test/docs/readme-verbs.test.ts) and a shell
+ * are here), the README's tables (`npm run docs`, scripts/docs/) and a shell
  * completion script are derived from. Data only: `cli.ts` loads it at start,
  * so it imports nothing.
  *
