@@ -6,6 +6,7 @@
  */
 import { CHECK_METRICS } from '../../src/cli/check-command.js';
 import {
+  ENVIRONMENT,
   EXIT_CODES,
   NAGIOS_CODES,
   NAMED_VERBS,
@@ -118,6 +119,14 @@ function metricsTable(): string {
   ].join('\n');
 }
 
+function environmentTable(): string {
+  const rows = ENVIRONMENT.map(({ name, meaning }) => {
+    const names = name.split(', ').map((each) => `\`${each}\``);
+    return `| ${names.join(', ')} | ${cell(meaning)} |`;
+  });
+  return ['| environment variable | meaning |', '|---|---|', ...rows].join('\n');
+}
+
 /** The verbs whose options a page lists (login, completion and sim have their own prose). */
 const VERBS_WITH_OPTION_TABLES = NAMED_VERBS.filter(
   (verb) => !['login', 'completion', 'sim'].includes(verb.name),
@@ -131,6 +140,7 @@ export function generatedBlocks(): ReadonlyMap<string, string> {
     ['exit-codes', exitTable(EXIT_CODES, 'exit')],
     ['check-exit-codes', exitTable(NAGIOS_CODES, 'check exit')],
     ['check-values', metricsTable()],
+    ['environment', environmentTable()],
     ...VERBS_WITH_OPTION_TABLES.map((verb): [string, string] => [`options-${verb.name}`, optionsTable(verb)]),
   ]);
 }

@@ -2,7 +2,8 @@
  * `npm run docs`: writes every generated block of the docs from the code.
  * `npm run docs -- --check`: writes nothing, and fails naming each page that is out of date.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { docsState, staleness } from './pages.js';
 
 const check = process.argv.includes('--check');
@@ -14,6 +15,7 @@ if (check) {
 } else {
   for (const page of state.pages)
     if (page.current !== page.wanted) {
+      mkdirSync(dirname(page.page), { recursive: true });
       writeFileSync(page.page, page.wanted);
       console.log(`wrote ${page.page}`);
     }

@@ -1,9 +1,15 @@
 /** The pages that hold generated blocks, and what `npm run docs` would make of each. */
 import { generatedBlocks } from './blocks.js';
+import { manPage } from './man-page.js';
 import { DOCS_COMMAND, fillBlocks } from './markers.js';
 
 /** The pages with generated blocks, from the project's root. */
 export const PAGES = ['README.md'] as const;
+
+/** The files written whole, each from what the project's files say (`read`). */
+export const WHOLE_FILES: Readonly<Record<string, (read: (path: string) => string) => string>> = {
+  'man/shop-inbox.1': (read) => manPage((JSON.parse(read('package.json')) as { version: string }).version),
+};
 
 export interface PageState {
   page: string;
@@ -22,12 +28,20 @@ export interface DocsState {
 
 export function docsState(read: (page: string) => string, blocks = generatedBlocks()): DocsState {
   const placed = new Set<string>();
+  const current = (page: string) => {
+    try {
+      return read(page);
+    } catch {
+      return '';
+    }
+  };
   const pages = PAGES.map((page): PageState => {
-    const current = read(page);
-    const filled = fillBlocks(current, blocks);
+    const filled = fillBlocks(current(page), blocks);
     for (const name of filled.names) placed.add(name);
-    return { page, current, wanted: filled.text, unknown: filled.unknown };
+    return { page, current: current(page), wanted: filled.text, unknown: filled.unknown };
   });
+  for (const [page, write] of Object.entries(WHOLE_FILES))
+    pages.push({ page, current: current(page), wanted: write(read), unknown: [] });
   return { pages, unplaced: [...blocks.keys()].filter((name) => !placed.has(name)) };
 }
 

@@ -128,6 +128,73 @@ export const NAGIOS_CODES: ReadonlyArray<{ code: number; meaning: string }> = [
   },
 ];
 
+/** The environment every command reads: `--help`, the man page and the README list it from here. */
+export const ENVIRONMENT: ReadonlyArray<{ name: string; meaning: string }> = [
+  {
+    name: 'SHOP_API_BASE_URL',
+    meaning: "the shop's API root, https://host/…/v1 (--base-url overrides it; not used with --shop)",
+  },
+  {
+    name: 'SHOP_API_KEY',
+    meaning:
+      "the shop's API key (--key-file overrides it; it overrides the saved login; not used with --shop); never pass a key as a flag",
+  },
+  {
+    name: 'XDG_CONFIG_HOME',
+    meaning: 'where login saves the key and config.json (…/shop-inbox/, default ~/.config)',
+  },
+  {
+    name: 'XDG_STATE_HOME',
+    meaning:
+      'where the outbox of texts not yet confirmed sent lives, and what the shop last said each key may do (…/shop-inbox/, default ~/.local/state)',
+  },
+  {
+    name: 'XDG_RUNTIME_DIR',
+    meaning:
+      "where the file of a text being edited lives for the editor's time (0700; else the temp folder); the hub's socket is always in /tmp/shop-inbox-UID/",
+  },
+  { name: 'NO_COLOR', meaning: 'set and not empty: no colour at all' },
+  {
+    name: 'COLORFGBG',
+    meaning: "the terminal's colours (15;0): with --theme auto, a light background chooses the light theme",
+  },
+  { name: 'TMUX', meaning: "set by tmux: desktop notifications are wrapped for tmux's passthrough" },
+  {
+    name: 'EDITOR, VISUAL',
+    meaning: 'the editor ctrl-g opens in the composer (EDITOR first; vi when neither is set)',
+  },
+  {
+    name: 'ESCDELAY',
+    meaning:
+      "milliseconds a lone escape byte waits for the rest of a key (an arrow, alt-b) before it is the esc key: default 100, 1 to 2000; raise it on a link that splits an arrow's bytes",
+  },
+  {
+    name: 'TZ',
+    meaning:
+      'the time zone times are shown in, and quiet hours are counted in for a number whose zone neither "timezone" in config.json nor the shop\'s texting number gives',
+  },
+  {
+    name: 'SHOP_INBOX_TRUST_LOOPBACK',
+    meaning:
+      '1: send plain http to a loopback port whose owner this system cannot tell (not Linux); only where no other user runs programs',
+  },
+  {
+    name: 'SHOP_INBOX_NOW',
+    meaning:
+      "for tests only: the instant (ISO 8601, or milliseconds) the commands for scripts take as now, for quiet hours, waits and ages (not the outbox's own times)",
+  },
+  {
+    name: 'SHOP_INBOX_TRACE_START',
+    meaning:
+      'a file: the inbox appends a JSON line for each phase of its start (code run, command loaded, store, first reads, Ink, first frame, first frame with data): ms and CPU ms since the process started (npm run bench)',
+  },
+  {
+    name: 'SHOP_INBOX_TRACE_KEYS',
+    meaning:
+      'a file: the inbox appends a JSON line for each key it reads, once its frame is written: when it read the key, when that write returned (ms since the epoch) and how long the main thread waited for a CPU (Linux; npm run bench)',
+  },
+];
+
 export const VERBS = {
   '': {
     name: '',
@@ -519,9 +586,8 @@ The inbox's options:
 ${aligned(Object.entries(VERBS[''].options).map(([name, option]) => [optionLabel(name, option), option.help]))}
 
 Environment:
-  SHOP_API_BASE_URL          the shop's API root, https://host/…/v1
-  SHOP_API_KEY               the shop's API key (never pass a key as a flag)
-  SHOP_INBOX_TRUST_LOOPBACK  1: send plain http to a loopback port whose owner this system
-                             cannot tell (not Linux); only where no other user runs programs
+${aligned(ENVIRONMENT.map(({ name, meaning }) => [name, meaning]))}
+
+The manual: man shop-inbox
 `;
 }
