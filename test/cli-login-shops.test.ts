@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runLoginCommand } from '../src/cli/login-command.js';
 import { readConfig, writeConfig } from '../src/config/config-file.js';
 import { writeKeyFile } from '../src/config/key-file.js';
-import { configDir, keyFilePath } from '../src/config/paths.js';
+import { configDir, configFilePath, keyFilePath } from '../src/config/paths.js';
 import { resolveSettings } from '../src/config/settings.js';
 import { shopKeyFilePath } from '../src/config/shops.js';
 import { startSim } from './support/sim.js';
@@ -117,6 +117,18 @@ describe('shop-inbox login --shop NAME', () => {
     });
     expect(await resolveSettings({}, env)).toMatchObject({ shop: 'default', apiKey: old.sim.tokens.write });
     expect(await resolveSettings({ shop: 'south' }, env)).toMatchObject({ apiKey: added.sim.tokens.write });
+  });
+
+  it('keeps the "$schema" an editor reads, as the first key, through each rewrite of config.json', async () => {
+    const schema = 'https://shop-inbox.example/schema/config.schema.json';
+    await writeConfig(env, { $schema: schema, base_url: 'https://api.shop.example/v1', mouse: false });
+    const firstKey = async () => Object.keys(JSON.parse(await readFile(configFilePath(env), 'utf8')))[0];
+    expect((await login(['--no-verify'], 'shk_one')).status).toBe(0);
+    expect(await firstKey()).toBe('$schema');
+    const added = ['--shop', 'south', '--base-url', 'https://api.other.example/v1', '--no-verify'];
+    expect((await login(added, 'shk_two')).status).toBe(0);
+    expect(await firstKey()).toBe('$schema');
+    expect(await readConfig(env)).toMatchObject({ $schema: schema, mouse: false, default_shop: 'default' });
   });
 
   it('without --shop on a config with shops: logs in its default shop', async () => {

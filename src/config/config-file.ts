@@ -5,6 +5,7 @@
 import { isAbsolute } from 'node:path';
 import { type ParseError, type ParseErrorCode, parseTree } from 'jsonc-parser';
 import * as z from 'zod';
+import { NOTIFY_EVENTS } from '../store/arrivals.js';
 import { readBoundedFile } from './bounded-file.js';
 import { ConfigError } from './config-error.js';
 import { holdingDirectoryProblem, othersCanChangeProblem, type TrustedFileRole } from './file-permissions.js';
@@ -15,59 +16,140 @@ import { writePrivateFile } from './private-file.js';
 export const SHOP_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
 export const SHOP_NAME_RULE = 'letters, digits, "-" and "_", starting with a letter or digit, at most 32';
 
-/** One shop of several: where it is, the file its key is in, and what differs per shop. */
-const ShopEntrySchema = z.looseObject({
-  base_url: z.string().min(1),
-  key_file: z.string().refine(isAbsolute, { message: 'must be an absolute path' }).optional(),
-  read_only: z.boolean().optional(),
-  timezone: z
-    .string()
-    .refine(isTimeZone, { message: 'must be an IANA time zone, such as "America/Los_Angeles"' })
-    .optional(),
-});
+const BaseUrlSchema = z.string().min(1);
+const KeyFileSchema = z.string().refine(isAbsolute, { message: 'must be an absolute path' });
+const TimeZoneSchema = z
+  .string()
+  .refine(isTimeZone, { message: 'must be an IANA time zone, such as "America/Los_Angeles"' });
+const NotifyEventSchema = z.enum(NOTIFY_EVENTS);
 
-const ConfigSchema = z
+const ShopEntrySchema = z
   .looseObject({
-    /** Several shops by name; without it, base_url and key_file below are the one shop. */
+    base_url: BaseUrlSchema.meta({
+      description:
+        'The API root of this shop, https://host/…/v1. Plain http:// is accepted only for a loopback host.',
+    }),
+    key_file: KeyFileSchema.optional().meta({
+      description:
+        'The absolute path of the file that holds the API key of this shop (mode 0600). The key itself is never in config.json. login --shop NAME writes it; without it, the shop has no key.',
+    }),
+    read_only: z.boolean().optional().meta({
+      description:
+        'true: shop-inbox only reads from this shop and never changes anything there. A read_only at the top holds for every shop.',
+      default: false,
+    }),
+    timezone: TimeZoneSchema.optional().meta({
+      description:
+        'The IANA time zone of this shop, such as "America/Chicago". Absent: the timezone at the top.',
+    }),
+  })
+  .meta({
+    title: 'shop',
+    description: 'One shop: where it is, the file its key is in, and what differs for it.',
+  });
+
+export const ConfigSchema = z
+  .looseObject({
+    // First, so that a config rewritten by login keeps it first (parsing orders known keys as here).
+    $schema: z.string().optional().meta({
+      description:
+        'Where an editor finds the JSON Schema of this file, to check and complete it. shop-inbox does not read it.',
+    }),
     shops: z
       .record(
-        z.string().regex(SHOP_NAME_PATTERN, { message: `a shop's name: ${SHOP_NAME_RULE}` }),
+        z
+          .string()
+          .regex(SHOP_NAME_PATTERN, { message: `a shop's name: ${SHOP_NAME_RULE}` })
+          .meta({ title: 'shop name' }),
         ShopEntrySchema,
       )
-      .optional(),
-    /** The shop used without --shop (optional when "shops" names only one). */
-    default_shop: z.string().optional(),
-    base_url: z.string().min(1).optional(),
-    read_only: z.boolean().optional(),
-    key_file: z.string().refine(isAbsolute, { message: 'must be an absolute path' }).optional(),
-    /** Command id → key or keys (see the README's list of commands). */
-    keys: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
-    /** Clicks and the wheel; false leaves the terminal's own text selection alone. */
-    mouse: z.boolean().optional(),
-    /** "wallboard": the monitoring screen (read-only), as --wallboard. */
-    view: z.enum(['inbox', 'wallboard']).optional(),
-    /** Colours: "auto" follows COLORFGBG; --theme overrides it. */
-    theme: z.enum(['auto', 'dark', 'light']).optional(),
-    /** What signals a new missed call, text, same-day lead or pending action (see README, "Notifications"). */
+      .optional()
+      .meta({
+        description: `Several shops by name. A name is ${SHOP_NAME_RULE} characters. Without "shops", base_url and key_file at the top are the one shop.`,
+      }),
+    default_shop: z.string().optional().meta({
+      description:
+        'The shop used without --shop: one of "shops". It may be left out when "shops" names only one.',
+    }),
+    base_url: BaseUrlSchema.optional().meta({
+      description:
+        'The API root of the one shop, https://host/…/v1, when there are no "shops" (refused beside them). Plain http:// is accepted only for a loopback host. --base-url and SHOP_API_BASE_URL come before it.',
+    }),
+    read_only: z.boolean().optional().meta({
+      description:
+        'true: shop-inbox only reads and never changes anything in the shop. With "shops", it holds for every shop.',
+      default: false,
+    }),
+    key_file: KeyFileSchema.optional().meta({
+      description:
+        'The absolute path of the file that holds the API key (mode 0600), when there are no "shops" (refused beside them). The key itself is never in config.json. Absent: the file "key" beside config.json.',
+    }),
+    keys: z
+      .record(
+        z.string().meta({ title: 'command id' }),
+        z.union([z.string(), z.array(z.string())]).meta({ title: 'key or list of keys' }),
+      )
+      .optional()
+      .meta({
+        description:
+          "Your own keys: each replaces the command's default keys everywhere it works. The command ids are in the docs' table of commands.",
+      }),
+    mouse: z.boolean().optional().meta({
+      description:
+        "false leaves the mouse to the terminal, for the terminal's own text selection (as --no-mouse does).",
+      default: true,
+    }),
+    view: z.enum(['inbox', 'wallboard']).optional().meta({
+      description: '"wallboard" opens the monitoring screen (read-only), as --wallboard does.',
+      default: 'inbox',
+    }),
+    theme: z.enum(['auto', 'dark', 'light']).optional().meta({
+      description:
+        'Colours for a dark or a light background. "auto" follows COLORFGBG and is dark without it. --theme comes before it.',
+      default: 'auto',
+    }),
     notify: z
       .strictObject({
-        title: z.boolean().optional(),
-        desktop: z.boolean().optional(),
-        bell: z.boolean().optional(),
-        events: z.array(z.enum(['missed_call', 'inbound_text', 'same_day', 'pending_action'])).optional(),
+        title: z.boolean().optional().meta({
+          description: "The counts of callbacks and same-day leads in the terminal's window title.",
+          default: true,
+        }),
+        // No single default: both are off in the inbox and on on the wallboard (notifySettings).
+        desktop: z.boolean().optional().meta({
+          description:
+            'A desktop notification through the terminal for each new item. Absent: off in the inbox, on on the wallboard.',
+        }),
+        bell: z.boolean().optional().meta({
+          description:
+            'The terminal bell, once for each batch of new items. Absent: off in the inbox, on on the wallboard.',
+        }),
+        events: z
+          .array(NotifyEventSchema)
+          .optional()
+          .meta({
+            description: 'Which kinds of new item are signalled.',
+            default: [...NOTIFY_EVENTS],
+          }),
       })
-      .optional(),
-    /** On a read-only screen, "new" marks fade after this many minutes (default 30). */
+      .optional()
+      .meta({
+        description:
+          'How a new missed call, inbound text, same-day lead or action awaiting approval is signalled.',
+      }),
     new_marks_fade_minutes: z
       .number()
       .positive()
       .max(7 * 24 * 60)
-      .optional(),
-    /** The shop's IANA time zone ("America/Los_Angeles"): quiet hours are counted in it. */
-    timezone: z
-      .string()
-      .refine(isTimeZone, { message: 'must be an IANA time zone, such as "America/Los_Angeles"' })
-      .optional(),
+      .optional()
+      .meta({
+        description:
+          'On a read-only screen, "new" marks fade after this many minutes (more than 0, at most 10080: a week).',
+        default: 30,
+      }),
+    timezone: TimeZoneSchema.optional().meta({
+      description:
+        'The IANA time zone of the shop, such as "America/Los_Angeles". Quiet hours for a number whose own zone is not known are counted in it. Absent: the zone of the shop\'s texting number, else this machine\'s.',
+    }),
   })
   .superRefine((config, context) => {
     if (config.shops === undefined) {
@@ -92,6 +174,11 @@ const ConfigSchema = z
         path: ['default_shop'],
         message: `names no shop of "shops" (${Object.keys(config.shops).join(', ') || 'none'})`,
       });
+  })
+  .meta({
+    title: 'shop-inbox config.json',
+    description:
+      'The settings of shop-inbox for one user: which shop or shops, and how the inbox looks and signals. It never holds an API key, only where a key file is.',
   });
 
 /** Whether Intl knows this time zone name. */

@@ -85,6 +85,15 @@ describe('config.json', () => {
     expect(await readConfig(env)).toEqual({ timezone: 'America/Los_Angeles' });
   });
 
+  it('takes the "$schema" an editor reads, and writes it back first', async () => {
+    const schema = 'https://shop-inbox.example/schema/config.schema.json';
+    await writeRaw(`{ "theme": "dark", "$schema": "${schema}" }`);
+    const config = await readConfig(env);
+    expect(config).toEqual({ $schema: schema, theme: 'dark' });
+    await writeConfig(env, config ?? {});
+    expect(await readFile(configFilePath(env), 'utf8')).toMatch(/^\{\n {2}"\$schema": /);
+  });
+
   it.each([
     ['{ "timezone": "Pacific Standard" }', /timezone: must be an IANA time zone/],
     ['[]', /\(top level\)/],
@@ -95,6 +104,7 @@ describe('config.json', () => {
     ['{ "notify": { "title": "yes" } }', /notify\.title/],
     ['{ "keys": { "compose": 5 } }', /keys\.compose/],
     ['{ "mouse": "off" }', /mouse/],
+    ['{ "$schema": 5 }', /\$schema/],
     ['{ "base_url": 1 }', /base_url/],
     ['{ "base_url": "https://s.example.com/v1", "read_only": "yes" }', /read_only/],
     [
