@@ -12,10 +12,14 @@ import {
   NAMED_VERBS,
   optionLabel,
   usageLine,
+  VERBS,
   type VerbSpec,
 } from '../../src/cli/verb-table.js';
 import { ALL_COMMANDS } from '../../src/shell/commands/registry.js';
 import type { Command } from '../../src/ui-kit/commands/command.js';
+import { TEMPLATE_VARIABLES } from '../../src/user-actions/templates.js';
+import { METRICS } from '../../src/wallboard/metrics.js';
+import { configTable } from './config-docs.js';
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
@@ -55,6 +59,7 @@ const MODE_ORDER: Command['mode'][] = [
   'editkeys',
   'log',
   'palette',
+  'shops',
   'fatal',
   'wallboard',
 ];
@@ -87,6 +92,42 @@ export function commandTable(): string {
   return lines.join('\n');
 }
 
+/** The commands of a first day at the desk, in the order staff meet them (README.md). */
+const FIRST_DAY = [
+  'help',
+  'palette',
+  'pane.next',
+  'move.down',
+  'move.up',
+  'open',
+  'back',
+  'waiting',
+  'callbacks',
+  'done',
+  'compose',
+  'composer.send',
+  'prompt.yes',
+  'prompt.no',
+  'composer.close',
+  'approve',
+  'refresh.all',
+  'log',
+  'quit',
+] as const;
+
+/** A short table of the first day's keys, each command once: its keys wherever it works, its first wording. */
+function firstDayTable(): string {
+  const lines = ['| keys | does |', '|---|---|'];
+  for (const id of FIRST_DAY) {
+    const commands = ALL_COMMANDS.filter((command) => command.id === id);
+    const first = commands[0];
+    if (!first) throw new Error(`the first day's keys name "${id}", which is no command`);
+    const keys = [...new Set(commands.flatMap((command) => command.keys))];
+    lines.push(`| ${keys.map((k) => `\`${k.replaceAll('|', '\\|')}\``).join(' ')} | ${cell(first.label)} |`);
+  }
+  return lines.join('\n');
+}
+
 function verbsTable(): string {
   const rows = NAMED_VERBS.map((verb) => `| \`${cell(usageLine(verb))}\` | ${cell(verb.summary)} |`);
   return ['| command | what it does |', '|---|---|', ...rows].join('\n');
@@ -96,7 +137,8 @@ function optionsTable(verb: VerbSpec): string {
   const rows = Object.entries(verb.options)
     .filter(([name]) => name !== 'help')
     .map(([name, option]) => `| \`${cell(optionLabel(name, option))}\` | ${cell(option.help)} |`);
-  return [`| \`${verb.name}\` option | meaning |`, '|---|---|', ...rows].join('\n');
+  const title = verb.name === '' ? '`shop-inbox` option' : `\`${verb.name}\` option`;
+  return [`| ${title} | meaning |`, '|---|---|', ...rows].join('\n');
 }
 
 function exitTable(codes: ReadonlyArray<{ code: number; meaning: string }>, title: string): string {
@@ -119,6 +161,20 @@ function metricsTable(): string {
   ].join('\n');
 }
 
+function metricsServedTable(): string {
+  const rows = Object.entries(METRICS).map(
+    ([name, metric]) => `| \`${name}\` | ${metric.type} | ${cell(metric.help)} |`,
+  );
+  return ['| metric | type | HELP |', '|---|---|---|', ...rows].join('\n');
+}
+
+function templateVariablesTable(): string {
+  const rows = Object.entries(TEMPLATE_VARIABLES).map(
+    ([name, meaning]) => `| \`{${name}}\` | ${cell(meaning)} |`,
+  );
+  return ['| variable | filled with |', '|---|---|', ...rows].join('\n');
+}
+
 function environmentTable(): string {
   const rows = ENVIRONMENT.map(({ name, meaning }) => {
     const names = name.split(', ').map((each) => `\`${each}\``);
@@ -127,20 +183,22 @@ function environmentTable(): string {
   return ['| environment variable | meaning |', '|---|---|', ...rows].join('\n');
 }
 
-/** The verbs whose options a page lists (login, completion and sim have their own prose). */
-const VERBS_WITH_OPTION_TABLES = NAMED_VERBS.filter(
-  (verb) => !['login', 'completion', 'sim'].includes(verb.name),
-);
-
 /** Every generated block, by the name its markers give. */
 export function generatedBlocks(): ReadonlyMap<string, string> {
   return new Map<string, string>([
     ['commands', commandTable()],
+    ['config', configTable()],
+    ['first-day-keys', firstDayTable()],
+    ['metrics', metricsServedTable()],
+    ['template-variables', templateVariablesTable()],
     ['verbs', verbsTable()],
     ['exit-codes', exitTable(EXIT_CODES, 'exit')],
     ['check-exit-codes', exitTable(NAGIOS_CODES, 'check exit')],
     ['check-values', metricsTable()],
     ['environment', environmentTable()],
-    ...VERBS_WITH_OPTION_TABLES.map((verb): [string, string] => [`options-${verb.name}`, optionsTable(verb)]),
+    ['options-screen', optionsTable(VERBS[''] as VerbSpec)],
+    ...NAMED_VERBS.filter((verb) => Object.keys(verb.options).some((name) => name !== 'help')).map(
+      (verb): [string, string] => [`options-${verb.name}`, optionsTable(verb)],
+    ),
   ]);
 }

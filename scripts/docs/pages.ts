@@ -1,14 +1,23 @@
 /** The pages that hold generated blocks, and what `npm run docs` would make of each. */
 import { generatedBlocks } from './blocks.js';
+import { configJsonSchema } from './config-docs.js';
 import { manPage } from './man-page.js';
 import { DOCS_COMMAND, fillBlocks } from './markers.js';
 
 /** The pages with generated blocks, from the project's root. */
-export const PAGES = ['README.md'] as const;
+export const PAGES = [
+  'README.md',
+  'docs/guide.md',
+  'docs/keys.md',
+  'docs/cli.md',
+  'docs/config.md',
+  'docs/monitoring.md',
+] as const;
 
 /** The files written whole, each from what the project's files say (`read`). */
 export const WHOLE_FILES: Readonly<Record<string, (read: (path: string) => string) => string>> = {
   'man/shop-inbox.1': (read) => manPage((JSON.parse(read('package.json')) as { version: string }).version),
+  'schema/config.schema.json': () => configJsonSchema(),
 };
 
 export interface PageState {

@@ -7,7 +7,7 @@
  * reference says publishes nothing. Deciding an action could send a held
  * text; sending a text is the last thing to try.
  *
- * The assumption (README, "Assumptions"): the service checks the key's mode
+ * The assumption (docs/api-assumptions.md): the service checks the key's mode
  * before it looks the record up, as the simulator does (key, rate limit,
  * plan, mode, body, record). Then a read-only key is refused with 403
  * read_only and a write key with 404 not_found, both in the service's own

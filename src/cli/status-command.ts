@@ -115,7 +115,7 @@ async function inspectOutbox(env: NodeJS.ProcessEnv, settings: ResolvedSettings)
   }));
 }
 
-/** Where the key came from, in the words of the README. */
+/** Where the key came from, in the words of docs/config.md. */
 const KEY_SOURCE: Record<ResolvedSettings['keySource'], string> = {
   'key-file': '--key-file',
   env: 'SHOP_API_KEY',

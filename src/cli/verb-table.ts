@@ -1,7 +1,7 @@
 /**
  * Every command of `shop-inbox` with its arguments and options: the one table
  * that `--help`, each command's parser (`parseArgs` takes the options as they
- * are here), the README's tables (`npm run docs`, scripts/docs/) and a shell
+ * are here), the docs' tables and the man page (`npm run docs`, scripts/docs/) and a shell
  * completion script are derived from. Data only: `cli.ts` loads it at start,
  * so it imports nothing.
  *
@@ -68,7 +68,7 @@ export const SHOP_OPTIONS = {
 export const JSON_OPTION = {
   json: {
     type: 'boolean',
-    help: 'print one JSON document on stdout (shapes in the README); messages go to stderr',
+    help: 'print one JSON document on stdout (its fields: docs/cli.md); messages go to stderr',
   },
 } as const satisfies OptionTable;
 
@@ -128,7 +128,7 @@ export const NAGIOS_CODES: ReadonlyArray<{ code: number; meaning: string }> = [
   },
 ];
 
-/** The environment every command reads: `--help`, the man page and the README list it from here. */
+/** The environment every command reads: `--help`, the man page and docs/cli.md list it from here. */
 export const ENVIRONMENT: ReadonlyArray<{ name: string; meaning: string }> = [
   {
     name: 'SHOP_API_BASE_URL',
@@ -470,7 +470,7 @@ Exit status: 0 saved, 1 refused or not saved, 2 usage error, 130 cancelled with 
     summary: 'print a script that completes commands, options and shop names in bash, zsh or fish',
     description: `Prints a completion script for the shell: the commands, each command's options, the values of
 options that have a few (--theme, --filter, --status…), and the shops of config.json, read when
-completing. Install it (see the README):  source <(shop-inbox completion bash)`,
+completing. Install it (see docs/cli.md):  source <(shop-inbox completion bash)`,
     options: { ...HELP_OPTION },
     exitCodes: 'own',
   },

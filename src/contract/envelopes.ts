@@ -23,7 +23,7 @@ export const ServiceErrorCodes = Object.keys(ErrorCodeStatus) as ServiceErrorCod
 /**
  * One problem with a request. The reference only says `issues` "names the
  * offending field"; the simulator sends `{ field, message }` and the client
- * accepts any object (see README, "Assumptions").
+ * accepts any object (see docs/api-assumptions.md).
  */
 export const Issue = z
   .looseObject({

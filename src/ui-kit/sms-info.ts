@@ -6,7 +6,7 @@ export interface SmsInfo {
   characters: number;
   segments: number;
   encoding: 'GSM-7' | 'UCS-2';
-  /** Longer than the service's assumed body limit (see README, Assumptions). */
+  /** Longer than the service's assumed body limit (see docs/api-assumptions.md). */
   tooLong: boolean;
 }
 

@@ -31,7 +31,7 @@ export const TEMPLATES_FILE_MAX_BYTES = 1024 * 1024;
 export const TEMPLATES_MAX = 200;
 export const TEMPLATE_NAME_MAX = 80;
 
-/** Every variable a template may use, and where its value comes from (the README lists the same). */
+/** Every variable a template may use, and where its value comes from (docs/guide.md lists them: npm run docs). */
 export const TEMPLATE_VARIABLES = {
   first_name: "the customer's first name (the first word of the contact's name)",
   contact_name: "the customer's name, as the contact has it",

@@ -18,7 +18,7 @@ export interface MetricsSource {
 
 type Kind = 'gauge' | 'counter' | 'histogram';
 
-/** Every metric served, with its HELP text (the README's table is made from this list). */
+/** Every metric served, with its HELP text (docs/monitoring.md's table is made from this list). */
 export const METRICS: Readonly<Record<string, { type: Kind; help: string }>> = {
   shop_inbox_open_leads: { type: 'gauge', help: 'Open leads, as the inbox counts them.' },
   shop_inbox_callbacks: { type: 'gauge', help: 'Missed calls nobody has texted back.' },

@@ -1,6 +1,7 @@
 /**
  * The docs' generated blocks (scripts/docs/): the pages as committed are what
- * `npm run docs` writes from the command registry and the verb table, and the
+ * `npm run docs` writes from the code (the command registry, the verb table, the
+ * config's schema, the --json schemas, the metrics, the template variables), and the
  * check names the page and the command to run when one is not.
  */
 import { readFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { endMarker, fillBlocks, startMarker } from '../../scripts/docs/markers.j
 import { docsState, PAGES, staleness } from '../../scripts/docs/pages.js';
 import { NAMED_VERBS, usageLine } from '../../src/cli/verb-table.js';
 import { ALL_COMMANDS } from '../../src/shell/commands/registry.js';
+import { TEMPLATE_VARIABLES } from '../../src/user-actions/templates.js';
 
 const fromDisk = (page: string) => readFileSync(page, 'utf8');
 
@@ -18,17 +20,32 @@ describe('generated docs', () => {
     expect(staleness(docsState(fromDisk))).toEqual([]);
   });
 
-  it('hold every command id and every verb, from the code', () => {
+  it('hold every command id, every verb and every template variable, from the code', () => {
+    const keys = fromDisk('docs/keys.md');
+    for (const command of ALL_COMMANDS) expect(keys).toContain(`| \`${command.id}\` |`);
+    for (const verb of NAMED_VERBS) {
+      expect(fromDisk('README.md')).toContain(usageLine(verb));
+      expect(fromDisk('docs/cli.md')).toContain(usageLine(verb));
+    }
+    for (const name of Object.keys(TEMPLATE_VARIABLES))
+      expect(fromDisk('docs/guide.md')).toContain(`\`{${name}}\``);
+  });
+
+  it("keep the README's first day short: each of its commands once, every one a command of the registry", () => {
     const readme = fromDisk('README.md');
-    for (const command of ALL_COMMANDS) expect(readme).toContain(`| \`${command.id}\` |`);
-    for (const verb of NAMED_VERBS) expect(readme).toContain(usageLine(verb));
+    const block =
+      /<!-- generated: first-day-keys [^\n]*\n([\s\S]*?)<!-- end generated/.exec(readme)?.[1] ?? '';
+    const rows = block.split('\n').filter((line) => line.startsWith('| `'));
+    expect(rows.length).toBeGreaterThanOrEqual(15);
+    expect(new Set(rows).size).toBe(rows.length);
+    expect(readme.split('\n').length).toBeLessThanOrEqual(250);
   });
 
   it('name the stale page and the command to run', () => {
     const edited = (page: string) =>
-      page === 'README.md' ? fromDisk(page).replace('| 0 | done |', '| 0 | finished |') : fromDisk(page);
+      page === 'docs/cli.md' ? fromDisk(page).replace('| 0 | done |', '| 0 | finished |') : fromDisk(page);
     expect(staleness(docsState(edited))).toEqual([
-      'README.md is out of date with the code: run npm run docs',
+      'docs/cli.md is out of date with the code: run npm run docs',
     ]);
   });
 

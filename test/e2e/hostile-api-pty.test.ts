@@ -113,7 +113,7 @@ describe('the inbox against a hostile API, in a real terminal', () => {
       expect(request.closedEarly).toBe(true);
       expect(request.bytesSent).toBeLessThan(64 * MiB);
     }
-    // About 120 MiB is what the inbox holds polling a normal shop (README, Performance).
+    // About 120 MiB is what the inbox holds polling a normal shop (docs/performance.md).
     expect(await residentMiB(pid)).toBeLessThan(300);
     expect(leadRows(t)).toEqual([]);
 

@@ -72,7 +72,7 @@ function inbox(baseUrl: string, key: string) {
 }
 
 const ESC = '\u001B';
-/** The one title the inbox writes itself: its counts (README, "Notifications"). */
+/** The one title the inbox writes itself: its counts (docs/guide.md, "Notifications"). */
 const OWN_TITLE = /^shop-inbox · \d+ callbacks? · \d+\+? same-day$/;
 const OWN_TITLE_SEQUENCE = new RegExp(
   `${ESC}\\]2;shop-inbox · \\d+ callbacks? · \\d+\\+? same-day\u0007`,

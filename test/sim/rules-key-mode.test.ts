@@ -1,6 +1,6 @@
 /**
  * The order in which the simulator checks a write, which the inbox's probe of
- * a key's mode relies on (README, "Assumptions"): the key (401), the rate
+ * a key's mode relies on (docs/api-assumptions.md): the key (401), the rate
  * limit (429), the plan (403 no_subscription), the key's mode (403
  * read_only), the body (422), and only then the record (404). So a write to a
  * record that cannot exist tells a read key (read_only) from a write key

@@ -6,7 +6,6 @@
  */
 
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -169,10 +168,5 @@ describe('filling a template', () => {
     expect(fillTemplate('Hi {first_name}!', { first_name: 'Da\u001B[31mna\n{job_type}' })).toBe(
       'Hi Da[31mna job_type!',
     );
-  });
-
-  it('the README lists every variable', () => {
-    const readme = readFileSync('README.md', 'utf8');
-    for (const name of Object.keys(TEMPLATE_VARIABLES)) expect(readme).toContain(`\`{${name}}\``);
   });
 });

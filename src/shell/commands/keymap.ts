@@ -101,7 +101,7 @@ export function buildKeymap(userKeys: UserKeys = {}, commands: readonly Command[
 
   for (const [id, value] of Object.entries(userKeys)) {
     if (!ids.has(id)) {
-      problems.push(`"${id}" is not a command (the README lists every command id)`);
+      problems.push(`"${id}" is not a command (docs/keys.md lists every command id)`);
       continue;
     }
     const written = typeof value === 'string' ? [value] : [...value];

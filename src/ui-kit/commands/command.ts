@@ -67,7 +67,7 @@ export interface CommandContext {
 }
 
 export interface Command {
-  /** Stable name, used in config files ("keys": {"compose": "m"}) and in the README. */
+  /** Stable name, used in config files ("keys": {"compose": "m"}) and in docs/keys.md. */
   id: string;
   mode: Mode;
   /** For `pane` commands: the pane they belong to. */
