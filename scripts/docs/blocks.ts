@@ -20,6 +20,7 @@ import type { Command } from '../../src/ui-kit/commands/command.js';
 import { TEMPLATE_VARIABLES } from '../../src/user-actions/templates.js';
 import { METRICS } from '../../src/wallboard/metrics.js';
 import { configTable } from './config-docs.js';
+import { JSON_COMMANDS, jsonFieldsTable } from './json-fields.js';
 
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
@@ -196,6 +197,7 @@ export function generatedBlocks(): ReadonlyMap<string, string> {
     ['check-exit-codes', exitTable(NAGIOS_CODES, 'check exit')],
     ['check-values', metricsTable()],
     ['environment', environmentTable()],
+    ...JSON_COMMANDS.map((command): [string, string] => [`json-${command}`, jsonFieldsTable(command)]),
     ['options-screen', optionsTable(VERBS[''] as VerbSpec)],
     ...NAMED_VERBS.filter((verb) => Object.keys(verb.options).some((name) => name !== 'help')).map(
       (verb): [string, string] => [`options-${verb.name}`, optionsTable(verb)],

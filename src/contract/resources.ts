@@ -6,8 +6,8 @@
  * server never breaks this client. Field types are firm: a number where a
  * string is documented is a contract violation.
  *
- * Nullability beyond what the reference marks is an assumption (see README,
- * "Assumptions"): consent_latest, forwarding_verified_at and payment_method
+ * Nullability beyond what the reference marks is an assumption (see
+ * docs/api-assumptions.md): consent_latest, forwarding_verified_at and payment_method
  * plausibly have no value for a shop that has not set them up.
  */
 import * as z from 'zod';
@@ -70,7 +70,7 @@ export const Billing = z
     }),
     payment_method: z
       .looseObject({
-        brand: z.string(),
+        brand: z.string().meta({ description: 'card brand' }),
         last4: z.string().meta({ description: 'last four digits only' }),
       })
       .nullable(),
@@ -186,7 +186,7 @@ export const Review = z
     rating: z.int(),
     review_text: z.string(),
     created_at_google: timestamp,
-    replied_at: timestamp.nullable(),
+    replied_at: timestamp.nullable().meta({ description: 'null: no reply yet' }),
   })
   .meta({ id: 'Review' });
 
