@@ -93,38 +93,44 @@ export function commandTable(): string {
   return lines.join('\n');
 }
 
-/** The commands of a first day at the desk, in the order staff meet them (README.md). */
-const FIRST_DAY = [
-  'help',
-  'palette',
-  'pane.next',
-  'move.down',
-  'move.up',
-  'open',
-  'back',
-  'waiting',
-  'callbacks',
-  'done',
-  'compose',
-  'composer.send',
-  'prompt.yes',
-  'prompt.no',
-  'composer.close',
-  'approve',
-  'refresh.all',
-  'log',
-  'quit',
-] as const;
+/**
+ * The commands of a first day at the desk, in the order staff meet them (README.md): each a command id and
+ * where it works (a pane or a mode), since several ids work in more than one place with other words.
+ */
+const FIRST_DAY: ReadonlyArray<readonly [id: string, where: string]> = [
+  ['help', 'global'],
+  ['palette', 'global'],
+  ['pane.next', 'global'],
+  ['move.down', 'global'],
+  ['move.up', 'global'],
+  ['open', 'inbox'],
+  ['back', 'thread'],
+  ['waiting', 'inbox'],
+  ['callbacks', 'inbox'],
+  ['done', 'inbox'],
+  ['compose', 'inbox'],
+  ['composer.send', 'composer'],
+  ['prompt.yes', 'prompt'],
+  ['prompt.no', 'prompt'],
+  ['composer.close', 'composer'],
+  ['approve', 'actions'],
+  ['refresh.all', 'global'],
+  ['log', 'global'],
+  ['quit', 'global'],
+];
 
-/** A short table of the first day's keys, each command once: its keys wherever it works, its first wording. */
+/** A short table of the first day's keys: each command's default keys, where it works and what it does. */
 function firstDayTable(): string {
-  const lines = ['| keys | does |', '|---|---|'];
-  for (const id of FIRST_DAY) {
-    const commands = ALL_COMMANDS.filter((command) => command.id === id);
-    const first = commands[0];
-    if (!first) throw new Error(`the first day's keys name "${id}", which is no command`);
-    const keys = [...new Set(commands.flatMap((command) => command.keys))];
-    lines.push(`| ${keys.map((k) => `\`${k.replaceAll('|', '\\|')}\``).join(' ')} | ${cell(first.label)} |`);
+  const lines = ['| keys | where | does |', '|---|---|---|'];
+  for (const [id, where] of FIRST_DAY) {
+    const command = ALL_COMMANDS.find(
+      (each) => each.id === id && (each.mode === 'pane' ? each.pane === where : each.mode === where),
+    );
+    if (!command)
+      throw new Error(`the first day's keys name "${id}" in ${where}, where no command has that id`);
+    const keys = command.keys.map((k) => `\`${k.replaceAll('|', '\\|')}\``).join(' ');
+    const place = command.mode === 'pane' ? (command.pane ?? '') : WHERE[command.mode];
+    lines.push(`| ${keys} | ${place} | ${cell(command.label)} |`);
   }
   return lines.join('\n');
 }
