@@ -24,7 +24,7 @@ import {
   type RefreshIntervals,
   type VisibleSlots,
 } from './refresh-plan.js';
-import type { RequestBudget } from './request-budget.js';
+import type { RequestBudget, RequestPriority } from './request-budget.js';
 import { failureOf, markLoading, storeData, storeFailure } from './store-writes.js';
 
 export interface PollerOptions {
@@ -47,6 +47,8 @@ const DEFAULT_BACKOFF = { baseMs: 2_000, maxMs: 60_000 };
 interface NextRead {
   slot: Slot;
   dueAt: number;
+  /** When it may start: when it is due, or later when its share of the budget is spent until then. */
+  startAt: number;
   /** Asked for by a key press: read before anything else, from staff's share of the budget too. */
   urgent: boolean;
   picture?: 'burst' | 'paced';
@@ -294,9 +296,20 @@ export class Poller {
   /** The next slot to read and when it is due. */
   private next(): NextRead | undefined {
     const [urgentKey, urgentSlot] = this.urgent.entries().next().value ?? [];
-    if (urgentKey !== undefined && urgentSlot) return { slot: urgentSlot, dueAt: this.now(), urgent: true };
+    if (urgentKey !== undefined && urgentSlot) {
+      const now = this.now();
+      return {
+        slot: urgentSlot,
+        dueAt: now,
+        startAt: Math.max(now, this.budget.nextSlotAt('poll')),
+        urgent: true,
+      };
+    }
     let best: NextRead | undefined;
-    for (const { slot, everyMs, picture } of plan(this.store.getState(), this.intervals, this.visibleSlots)) {
+    const readyAt = { poll: this.budgetReadyAt('poll'), burst: this.budgetReadyAt('burst') };
+    for (const entry of plan(this.store.getState(), this.intervals, this.visibleSlots)) {
+      const { slot, everyMs } = entry;
+      let picture = entry.picture;
       if (picture && !this.readsPicture) continue;
       const key = slotKey(slot);
       const last = this.lastRead.get(key);
@@ -311,12 +324,40 @@ export class Poller {
         }
         dueAt = since + LEAD_SETTLE_MS;
       }
-      if (!best || dueAt < best.dueAt) {
-        const burst = picture === 'burst' || this.catchingUp.has(key);
-        best = { slot, dueAt, urgent: false, ...(picture ? { picture } : {}), ...(burst ? { burst } : {}) };
+      const also = this.readsPicture ? entry.alsoPicture : undefined;
+      if (also && this.lastPictureRead[also.cadence] + also.everyMs < dueAt) {
+        dueAt = this.lastPictureRead[also.cadence] + also.everyMs;
+        picture = also.cadence;
+      }
+      // A read whose share of the budget is spent waits, and does not hold up one whose share is not (a
+      // background read at the quiet limit never stalls the burst that names a new text's writer).
+      const burst = picture === 'burst' || this.catchingUp.has(key);
+      const startAt = Math.max(dueAt, readyAt[burst ? 'burst' : 'poll']);
+      // Among those that may start now, the longest overdue first, as when the budget holds up none.
+      if (!best || startAt < best.startAt || (startAt === best.startAt && dueAt < best.dueAt)) {
+        best = {
+          slot,
+          dueAt,
+          startAt,
+          urgent: false,
+          ...(picture ? { picture } : {}),
+          ...(burst ? { burst } : {}),
+        };
       }
     }
     return best;
+  }
+
+  /**
+   * When the budget lets a background read of this priority start: at once, when the next slot of its window
+   * frees, or, while only staff's share is left, a second from now (to look again).
+   */
+  private budgetReadyAt(priority: RequestPriority): number {
+    const now = this.now();
+    const slotAt = this.budget.nextSlotAt(priority);
+    if (slotAt > now) return slotAt;
+    const reserve = Math.ceil(this.budget.limitFor(priority) * RESERVED_FOR_USERS);
+    return this.budget.availableFor(priority) <= reserve ? now + 1_000 : now;
   }
 
   /** Keeps when a slot was read; past KEPT_RECORD_READS reads of single records, the oldest of them go. */
@@ -345,19 +386,12 @@ export class Poller {
     if (!this.running || this.inFlight || this.store.getState().fatal) return;
     const now = this.now();
     if (this.retryAt > now) return this.sleepUntil(this.retryAt);
+    // Wait for the budget (or a 429's pause) here, not inside the call, whose deadline would turn a long
+    // wait into a "timeout" and the status into "offline". Background reads leave part of the budget to
+    // staff (budgetReadyAt); a key press may use it.
     const next = this.next();
     if (!next) return;
-    if (next.dueAt > now) return this.sleepUntil(next.dueAt);
-    // Wait for the budget (or a 429's pause) here, not inside the call, whose
-    // deadline would turn a long wait into a "timeout" and the status into "offline".
-    const priority = next.burst ? 'burst' : 'poll';
-    const slotAt = this.budget.nextSlotAt(priority);
-    if (slotAt > now) return this.sleepUntil(slotAt);
-    // Background reads leave part of the budget to staff; a key press may use it.
-    const reserve = Math.ceil(this.budget.limitFor(priority) * RESERVED_FOR_USERS);
-    if (!next.urgent && this.budget.availableFor(priority) <= reserve) {
-      return this.sleepUntil(Math.max(this.budget.nextSlotAt(priority), now + 1_000));
-    }
+    if (next.startAt > now) return this.sleepUntil(next.startAt);
     const key = slotKey(next.slot);
     this.urgent.delete(key);
     this.catchingUp.delete(key);

@@ -79,6 +79,11 @@ export interface PlanEntry {
    * its cadence (of any slot), not after its own, and only by the terminal that reads the shop for its box.
    */
   picture?: 'burst' | 'paced';
+  /**
+   * This slot is also the picture's next read (the thread on screen is the next to read for a new text): it
+   * is read at the sooner of its own time and the picture's, so that the picture does not wait on the screen.
+   */
+  alsoPicture?: { cadence: 'burst' | 'paced'; everyMs: number };
 }
 
 /** Every slot worth refreshing now, each with how often. Visible ones first. */
@@ -88,12 +93,15 @@ export function plan(
   visibleSlots: VisibleSlots = NOTHING_VISIBLE,
 ): PlanEntry[] {
   const entries: PlanEntry[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, PlanEntry>();
   const add = (entry: PlanEntry) => {
     const key = slotKey(entry.slot);
-    if (seen.has(key)) return;
-    seen.add(key);
-    entries.push(entry);
+    const planned = seen.get(key);
+    if (planned === undefined) {
+      seen.set(key, entry);
+      entries.push(entry);
+    } else if (entry.picture && !planned.picture && !planned.alsoPicture)
+      planned.alsoPicture = { cadence: entry.picture, everyMs: entry.everyMs };
   };
   // The open inbox on screen twice as often where the picture is kept: its latest inbound texts are where a
   // customer's text shows first. The wallboard's budget goes to its counts alike.

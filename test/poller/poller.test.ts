@@ -11,7 +11,9 @@ import { createSession, type Session, type SessionOptions } from '../../src/sess
 import type { LoggedRequest } from '../../src/sim/request-log.js';
 import type { SimulatorOptions } from '../../src/sim/simulator.js';
 import type { AppState } from '../../src/store/app-store.js';
+import { threadsToRead } from '../../src/store/conversation-picture.js';
 import { callbackCount } from '../../src/store/counts.js';
+import { previewSender } from '../../src/store/inbound-match.js';
 import { startSim, type TestSim } from '../support/sim.js';
 
 const FAST: RefreshIntervals = {
@@ -288,17 +290,24 @@ describe('poller: refresh keys', () => {
 });
 
 describe('poller: the request budget', () => {
-  it('sends no more than maxRpm requests in the first 3 s, however short the intervals', async () => {
+  it('keeps quiet reads within maxRpm and bursts within the burst limit; a quiet read held up holds up no burst', async () => {
     const p = await startPolling({
       maxRpm: 8,
       intervals: { visibleMs: 10, headerMs: 10, backgroundMs: 10, rareMs: 10 },
     });
     await sleep(3_000);
-    expect(p.log.length).toBeGreaterThan(0);
-    expect(p.log.length).toBeLessThanOrEqual(8);
+    const threads = p.log.filter((r) => r.path.startsWith('/v1/leads/'));
+    const others = p.log.length - threads.length;
+    expect(others).toBeGreaterThan(0);
+    expect(others).toBeLessThanOrEqual(8);
+    // The threads never read are read as a burst (burstRpmFor(8) = 24 a minute), although every quiet read
+    // is overdue all the while and waits on its limit: the quiet reads do not stand in the burst's way.
+    expect(threads.length).toBeGreaterThan(8);
     // The poller itself stops short of the budget, keeping a share for staff.
+    expect(p.log.length).toBeLessThanOrEqual(24 - Math.ceil(24 * 0.2));
     expect(p.session.budget.usedInLastMinute).toBe(p.log.length);
     expect(p.session.budget.available).toBeGreaterThanOrEqual(1);
+    expect(p.session.budget.availableFor('burst')).toBeGreaterThanOrEqual(1);
   });
 
   it('refresh keys use the budget too: never more than maxRpm, the rest waits', async () => {
@@ -328,10 +337,14 @@ describe('poller: the request budget', () => {
       maxRpm: 5,
       intervals: { visibleMs: 10, headerMs: 10, backgroundMs: 10, rareMs: 10 },
     });
-    // The poller reads until only the reserve (1 of 5) is left, then waits.
-    await p.waitUntil(() => p.log.length === 4);
+    // The poller reads until only the reserve is left of the quiet limit (1 of 5) and of the burst's
+    // (3 of 15, the threads never read), then waits.
+    await p.waitUntil(() => p.log.length >= 4);
+    await sleep(1_000);
+    const settled = p.log.length;
     await sleep(500);
-    expect(p.log).toHaveLength(4);
+    expect(p.log).toHaveLength(settled);
+    expect(settled).toBeLessThanOrEqual(15 - 3);
 
     const action = p.s.sim.shops.main.actions.find((a) => a.status === 'pending_approval');
     expect(action).toBeDefined();
@@ -342,7 +355,6 @@ describe('poller: the request budget', () => {
     const writes = p.log.filter((r) => r.method === 'POST');
     expect(writes).toHaveLength(1);
     expect(writes[0]?.status).toBe(200);
-    expect(p.log).toHaveLength(5);
   });
 });
 
@@ -384,5 +396,58 @@ describe('poller: a redirect on every read', () => {
     } finally {
       await hostile.close();
     }
+  });
+});
+
+describe('poller: the picture of every conversation beside the thread on screen', () => {
+  it('reads the thread on screen at the burst pace when it is the next to read for a new text', async () => {
+    // The thread beside the list (wide screen) is read once a minute as a visible slot; it is also the likeliest
+    // to hold a new text (the shop spoke last in it, a moment ago), so the burst wants it first. The burst must
+    // not wait a minute for the screen's next read of it.
+    const p = await startPolling({
+      maxRpm: 120,
+      simOptions: { hints: 'none' },
+      intervals: { ...SLOW, burstMs: 0 },
+      visibleSlots: (state) => {
+        const first = state.inbox.open.data?.open_leads[0];
+        return [
+          { kind: 'inbox', filter: 'open' },
+          ...(first ? [{ kind: 'lead' as const, id: first.id }] : []),
+        ];
+      },
+    });
+    await p.waitUntil(() => p.state().inbox.open.data !== undefined);
+    const open = p.state().inbox.open.data?.open_leads ?? [];
+    const [beside, writer] = [open[0], open.at(-1)];
+    if (!beside || !writer || open.length < 10) throw new Error('the seed has too few open leads');
+    p.s.sim.shops.main.leads
+      .find((lead) => lead.id === beside.id)
+      ?.messages.push({
+        id: 'msg_answered_now',
+        direction: 'outbound',
+        body: 'We can come at 9.',
+        occurredAt: Date.now(),
+      });
+    p.session.poller.request({ kind: 'lead', id: beside.id });
+    await p.waitUntil(
+      () =>
+        p.state().leads[beside.id]?.data?.messages.some((message) => message.id === 'msg_answered_now') ===
+          true && threadsToRead(p.state()).length === 0,
+      10_000,
+    );
+
+    p.s.sim.receiveText(writer.id, 'Is Monday still on?');
+    p.session.poller.request({ kind: 'inbox', filter: 'open' });
+    const listedFrom = p.log.length;
+    const named = () =>
+      (p.state().inbox.open.data?.latest_inbound ?? []).some(
+        (preview) =>
+          preview.body_preview.startsWith('Is Monday still on?') &&
+          previewSender(p.state(), preview).kind === 'matched',
+      );
+    await p.waitUntil(named, 10_000);
+    // The thread on screen was read again for the text, as the burst's first, not at its own minute.
+    const reads = p.log.slice(listedFrom).map((request) => request.path);
+    expect(reads.indexOf(`/v1/leads/${beside.id}`)).toBeGreaterThan(reads.indexOf('/v1/inbox'));
   });
 });
