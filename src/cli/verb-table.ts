@@ -486,7 +486,11 @@ no_subscription, no_number, texting_inactive}}. Stops on Ctrl-C or SIGTERM.`,
       port: { type: 'string', value: 'N', help: 'port; 0 picks a free one (default 0)' },
       seed: { type: 'string', value: 'N', help: 'seed of the demo data (default 1)' },
       live: { type: 'boolean', help: 'new texts, missed calls, reviews and actions keep arriving' },
-      'live-interval': { type: 'string', value: 'MS', help: 'time between live events (default 4000)' },
+      'live-interval': {
+        type: 'string',
+        value: 'MS',
+        help: 'average time between live events, each wait 0.5 to 1.5 times it (default 4000)',
+      },
       hints: {
         type: 'string',
         value: 'MODE',

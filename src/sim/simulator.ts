@@ -34,7 +34,7 @@ export interface SimulatorOptions {
   faults?: Partial<FaultRates>;
   /** New texts, missed calls, reviews and actions arrive on their own. */
   live?: boolean;
-  /** Time between live events. Default 4 s. */
+  /** The average time between live events, each wait 0.5 to 1.5 times it (customers keep no beat). Default 4 s. */
   liveIntervalMs?: number;
   /**
    * What the answers say of who was in touch besides the threads: `plausible` (default) moves a contact's
@@ -138,8 +138,22 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       shops.main.activity.splice(0, shops.main.activity.length - MAX_ACTIVITY);
     return event;
   };
-  const liveTimer = options.live ? setInterval(tick, options.liveIntervalMs ?? 4_000) : undefined;
-  liveTimer?.unref();
+  // A random of its own, so that the events are those of the seed whatever the waits between them; a wait
+  // that keeps no beat, so that no reader polling on a beat of its own always meets an event just after it.
+  const waits = createRandom((options.seed ?? 1) + 1);
+  const liveIntervalMs = options.liveIntervalMs ?? 4_000;
+  let liveTimer: NodeJS.Timeout | undefined;
+  const scheduleLive = () => {
+    liveTimer = setTimeout(
+      () => {
+        tick();
+        scheduleLive();
+      },
+      liveIntervalMs * (0.5 + waits.next()),
+    );
+    liveTimer.unref();
+  };
+  if (options.live) scheduleLive();
 
   const releaseHanging = () => {
     for (const release of hanging) release();
@@ -205,7 +219,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       });
     },
     async close() {
-      if (liveTimer) clearInterval(liveTimer);
+      if (liveTimer) clearTimeout(liveTimer);
+      liveTimer = undefined;
       releaseHanging();
       await Promise.all([...listeners].map((l) => l.close()));
     },

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { draftReplyFor } from '../../src/sim/drafts.js';
 import { applyLiveEvent, type LiveEvent } from '../../src/sim/live.js';
 import { createRandom } from '../../src/sim/random.js';
 import { seedWorld } from '../../src/sim/seed.js';
+import { createSimulator } from '../../src/sim/simulator.js';
 import { createWorld, OPEN_LEAD_STATUSES, type SimReview, type SimShop } from '../../src/sim/world.js';
 
 const START = Date.UTC(2025, 5, 10, 15, 30);
@@ -240,5 +241,35 @@ describe('live mode over days', () => {
     const times = activity.map((a) => a.createdAt);
     expect(times).toEqual([...times].sort((a, b) => a - b));
     await sim.close();
+  });
+});
+
+describe('the live mode of a running simulator', () => {
+  it('waits 0.5 to 1.5 times the interval between events, never on a beat, the same waits for a seed', async () => {
+    const waitsOf = async (seed: number) => {
+      vi.useFakeTimers();
+      const timeouts = vi.spyOn(globalThis, 'setTimeout');
+      try {
+        const sim = createSimulator({ seed, live: true, liveIntervalMs: 1_000 });
+        vi.advanceTimersByTime(120_000);
+        const waits = timeouts.mock.calls.map(([, ms]) => ms ?? 0);
+        await sim.close();
+        return waits;
+      } finally {
+        timeouts.mockRestore();
+        vi.useRealTimers();
+      }
+    };
+    const waits = await waitsOf(7);
+    expect(waits.length).toBeGreaterThan(80);
+    for (const wait of waits) {
+      expect(wait).toBeGreaterThanOrEqual(500);
+      expect(wait).toBeLessThan(1_500);
+    }
+    expect(new Set(waits.map((wait) => Math.round(wait / 50))).size).toBeGreaterThan(10);
+    const mean = waits.reduce((sum, wait) => sum + wait, 0) / waits.length;
+    expect(mean).toBeGreaterThan(900);
+    expect(mean).toBeLessThan(1_100);
+    expect(await waitsOf(7)).toEqual(waits);
   });
 });
