@@ -7,7 +7,7 @@
  */
 import type { InboxLead } from '../contract/resources.js';
 import type { AppState } from './app-store.js';
-import { type MatchState, readSinceListed, threadReadAt, unmatchedShown } from './inbound-match.js';
+import { listedAt, type MatchState, readSinceListed, threadReadAt, unmatchedShown } from './inbound-match.js';
 import { leadIndex } from './lead-index.js';
 import { leadsNamedIn } from './news-of-lists.js';
 import { newestText } from './waiting.js';
@@ -33,6 +33,8 @@ interface Wanted {
   tier: number;
   /** Within a tier, smaller first. */
   order: number;
+  /** Within the same order, smaller first. */
+  orderThen?: number;
 }
 
 /**
@@ -46,8 +48,9 @@ const toRead = new WeakMap<object, string[]>();
 /**
  * The open leads' threads to read now, the most useful first: those a hint names for a text still to match
  * (the closest in time first), those a list said changed (the latest change first), the others that may hold
- * a text still to match (those the shop answered last first: the customer answering them is likeliest, then
- * the most recently active), then those never read (the service's order, newest first). A read under way is
+ * a text still to match (for the text listed first first, then those the shop answered last: the customer
+ * answering them is likeliest, then the most recently active), then those never read (the service's order,
+ * newest first). A read under way is
  * not listed. Empty once the picture is whole and current.
  */
 export function threadsToRead(state: PictureState): string[] {
@@ -68,7 +71,9 @@ function rank(state: PictureState): string[] {
     const why = wantedFor(state, lead, position, unmatched, closeness);
     if (why) wanted.push({ id: lead.id, ...why });
   });
-  return wanted.sort((a, b) => a.tier - b.tier || a.order - b.order).map((each) => each.id);
+  return wanted
+    .sort((a, b) => a.tier - b.tier || a.order - b.order || (a.orderThen ?? 0) - (b.orderThen ?? 0))
+    .map((each) => each.id);
 }
 
 /** Why an open lead's thread is wanted now (its tier, and its place in it), if it is. */
@@ -78,16 +83,24 @@ function wantedFor(
   position: number,
   unmatched: ReadonlyArray<{ occurred_at: string; body_preview: string }>,
   closeness: ReadonlyMap<string, number>,
-): { tier: number; order: number } | undefined {
+): { tier: number; order: number; orderThen?: number } | undefined {
   // A read under way counts as read now (+∞): it is none of these.
   const readAt = threadReadAt(state, lead.id);
-  const candidate = unmatched.some((preview) => !readSinceListed(state, lead.id, preview));
+  const waitingFor = unmatched.filter((preview) => !readSinceListed(state, lead.id, preview));
+  const candidate = waitingFor.length > 0;
   const hint = closeness.get(lead.id);
   if (candidate && hint !== undefined) return { tier: TIERS.hinted, order: hint };
   const changedAt = state.threadNews.changedAt.get(lead.id);
   if (readAt !== undefined && changedAt !== undefined && changedAt > readAt)
     return { tier: TIERS.changed, order: -changedAt };
-  if (candidate) return { tier: TIERS.candidate, order: likelihood(state, lead.id, lead.created_at) };
+  // The threads that may hold the text listed first go first: they may hold the later texts too, and a
+  // text that keeps coming in for the likeliest threads never starves an earlier one of the rest.
+  if (candidate)
+    return {
+      tier: TIERS.candidate,
+      order: Math.min(...waitingFor.map((preview) => listedAt(state, preview))),
+      orderThen: likelihood(state, lead.id, lead.created_at),
+    };
   return readAt === undefined ? { tier: TIERS.unread, order: position } : undefined;
 }
 

@@ -157,6 +157,39 @@ describe('the order of the threads read to match a text', () => {
     expect(threadsToRead(state)).toEqual(['d', 'b', 'e', 'a', 'c']);
   });
 
+  it('reads first the threads that may hold the text listed first, so that later texts never starve it', () => {
+    const at = (time: string) => Date.parse(`2026-11-21T${time}:00.000Z`);
+    const copy = (id: string, readAt: string, direction: 'inbound' | 'outbound', time: string) => ({
+      loading: false,
+      updatedAt: at(readAt),
+      data: {
+        lead: {
+          id,
+          status: 'new',
+          urgency: 'same_day',
+          contact_id: `c-${id}`,
+          source: 'sms',
+          created_at: '2026-11-20T10:00:00.000Z',
+        },
+        contact: { id: `c-${id}`, name: `Customer ${id}`, phone: '+15550009' },
+        consent_latest: null,
+        messages: [
+          { id: `m-${time}`, direction, body: 'Earlier', occurred_at: `2026-11-21T${time}:00.000Z` },
+        ],
+      },
+    });
+    const state = {
+      ...stateWith(['2026-11-21T12:00:00.000Z', '2026-11-21T11:00:00.000Z'], undefined),
+      leads: {
+        // Read between the two texts, and the shop spoke last: the likeliest for the later text alone.
+        a: copy('a', '11:30', 'outbound', '11:20'),
+        // Read before both, the customer spoke last: the least likely, but it may hold either.
+        c: copy('c', '10:30', 'inbound', '10:00'),
+      },
+    } as unknown as Parameters<typeof threadsToRead>[0];
+    expect(threadsToRead(state)).toEqual(['c', 'b', 'd', 'e', 'a']);
+  });
+
   it('takes a contact whose time is no timestamp as no hint', () => {
     const state = stateWith(['2026-11-21T12:00:00.000Z'], [contact('+15550003', 'not a time')]);
     expect(threadsToRead(state)).toEqual(['a', 'b', 'c', 'd', 'e']);
