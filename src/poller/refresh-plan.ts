@@ -4,7 +4,7 @@
  */
 import type { ShopOverview } from '../contract/resources.js';
 import type { AppState } from '../store/app-store.js';
-import { keepsPicture } from '../store/conversation-picture.js';
+import { contactsFollowTexts, keepsPicture } from '../store/conversation-picture.js';
 import { wholeListCounts } from '../store/counts.js';
 import { previewsShown, readSinceListed, unmatchedShown } from '../store/inbound-match.js';
 import { leadIndex } from '../store/lead-index.js';
@@ -146,7 +146,7 @@ export function listsBehindMe(state: AppState, me: ShopOverview): Slot[] {
  * than two threads are left that may hold it: whose `last_contact_at` is at or after the text says whose
  * thread to read first (src/store/conversation-picture.ts), so the text is matched with a read or two
  * rather than after reading every open lead's. Not on the wallboard (it matches nothing), nor while the
- * Contacts pane shows a search (its copy is the search's).
+ * Contacts pane shows a search (its copy is the search's), nor while the list does not follow the texts.
  */
 export function contactsForNewTexts(before: AppState, after: AppState): Slot[] {
   // The first copy brings no news: every thread is read for the picture, and the contacts list with the rest.
@@ -157,5 +157,5 @@ export function contactsForNewTexts(before: AppState, after: AppState): Slot[] {
   const mayHold = leadIndex(after).open.filter((lead) =>
     news.some((preview) => !readSinceListed(after, lead.id, preview)),
   );
-  return mayHold.length > 2 ? [{ kind: 'contacts', query: '' }] : [];
+  return mayHold.length > 2 && contactsFollowTexts(after) ? [{ kind: 'contacts', query: '' }] : [];
 }

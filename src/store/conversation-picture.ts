@@ -7,7 +7,15 @@
  */
 import type { InboxLead } from '../contract/resources.js';
 import type { AppState } from './app-store.js';
-import { listedAt, type MatchState, readSinceListed, threadReadAt, unmatchedShown } from './inbound-match.js';
+import {
+  listedAt,
+  type MatchState,
+  previewSender,
+  previewsShown,
+  readSinceListed,
+  threadReadAt,
+  unmatchedShown,
+} from './inbound-match.js';
 import { leadIndex } from './lead-index.js';
 import { leadsNamedIn } from './news-of-lists.js';
 import { newestText } from './waiting.js';
@@ -148,6 +156,31 @@ function hintedCloseness(
     for (const id of leadIds) closer(id, after);
   }
   return closeness;
+}
+
+/**
+ * Whether the contacts list follows the customers' texts: false when its copy, asked for after a text
+ * a thread has matched, still dates its writer's last contact before that text and no such text says
+ * otherwise. The reference does not say what moves `last_contact_at`; where it does not move for texts,
+ * reading the list for each new text only costs a request (its own rare read still comes, and says so
+ * again once the list follows). True while nothing tells.
+ */
+export function contactsFollowTexts(state: PictureState): boolean {
+  const copy = state.contacts?.loadedQuery === '' ? state.contacts : undefined;
+  const items = copy?.data?.items;
+  if (!items || copy?.updatedAt === undefined) return true;
+  const lastContact = new Map(items.map((contact) => [contact.phone, contact.last_contact_at]));
+  let against = false;
+  for (const preview of previewsShown(state)) {
+    const sender = previewSender(state, preview);
+    const at = Date.parse(preview.occurred_at);
+    if (sender.kind !== 'matched' || !(at < copy.updatedAt)) continue;
+    const touched = lastContact.get(sender.lead.contact.phone);
+    if (touched === undefined) continue;
+    if (touched !== null && Date.parse(touched) >= at) return true;
+    against = true;
+  }
+  return !against;
 }
 
 /**

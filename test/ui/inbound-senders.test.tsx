@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Contact, InboxLead } from '../../src/contract/resources.js';
 import type { AppState } from '../../src/store/app-store.js';
-import { threadsToRead } from '../../src/store/conversation-picture.js';
+import { contactsFollowTexts, threadsToRead } from '../../src/store/conversation-picture.js';
 import { previewSender } from '../../src/store/inbound-match.js';
 import { threadLeadId } from '../../src/store/selectors.js';
 import { noThreadNews } from '../../src/store/thread-news.js';
@@ -188,6 +188,55 @@ describe('the order of the threads read to match a text', () => {
       },
     } as unknown as Parameters<typeof threadsToRead>[0];
     expect(threadsToRead(state)).toEqual(['c', 'b', 'd', 'e', 'a']);
+  });
+
+  it('leaves out the contacts list for new texts once it is seen not to follow them, and reads it while nothing tells', () => {
+    const withContacts = (askedAt: string, lastContactAt: string | null) =>
+      ({
+        ...stateWith(['2026-11-21T12:00:00.000Z'], undefined),
+        leads: {
+          b: {
+            loading: false,
+            updatedAt: Date.parse('2026-11-21T12:00:30.000Z'),
+            data: {
+              lead: {
+                id: 'b',
+                status: 'new',
+                urgency: 'same_day',
+                contact_id: 'c-b',
+                source: 'sms',
+                created_at: '2026-11-20T10:00:00.000Z',
+              },
+              contact: { id: 'c-b', name: 'Customer b', phone: '+15550002' },
+              consent_latest: null,
+              messages: [
+                { id: 'm1', direction: 'inbound', body: 'Text 0', occurred_at: '2026-11-21T12:00:00.000Z' },
+              ],
+            },
+          },
+        },
+        contacts: {
+          loading: false,
+          query: '',
+          loadedQuery: '',
+          updatedAt: Date.parse(askedAt),
+          data: { items: [contact('+15550002', lastContactAt)] },
+        },
+      }) as unknown as Parameters<typeof threadsToRead>[0];
+    // Asked for after the text, and the writer's last contact is still before it: the list does not follow.
+    expect(contactsFollowTexts(withContacts('2026-11-21T12:01:00.000Z', '2026-11-21T09:00:00.000Z'))).toBe(
+      false,
+    );
+    expect(contactsFollowTexts(withContacts('2026-11-21T12:01:00.000Z', null))).toBe(false);
+    // It follows: the writer's last contact is the text's.
+    expect(contactsFollowTexts(withContacts('2026-11-21T12:01:00.000Z', '2026-11-21T12:00:00.000Z'))).toBe(
+      true,
+    );
+    // Asked for before the text: it cannot tell.
+    expect(contactsFollowTexts(withContacts('2026-11-21T11:59:00.000Z', '2026-11-21T09:00:00.000Z'))).toBe(
+      true,
+    );
+    expect(contactsFollowTexts(stateWith(['2026-11-21T12:00:00.000Z'], undefined))).toBe(true);
   });
 
   it('takes a contact whose time is no timestamp as no hint', () => {
