@@ -251,12 +251,14 @@ describe('a copy the hub hands over', () => {
     const lead = (await test.client().getInbox({ filter: 'open', limit: 100 })).open_leads[3];
     if (!lead) throw new Error('too few open leads');
     const slot = { kind: 'lead', id: lead.id } as const;
-    // The hub shows the thread (it reads it at once) and keeps its copies a minute.
+    // The hub shows the thread (it reads it at once) and keeps its copies a minute. Its own reads for a new
+    // text are held off too: the thread it shows would be the first of them, read again at once.
     const quiet = {
       visibleMs: 60_000,
       headerMs: 60_000,
       backgroundMs: 60_000,
       rareMs: 300_000,
+      burstMs: 600_000,
       pacedMs: 600_000,
     };
     const hub = await terminal(
