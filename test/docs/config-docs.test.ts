@@ -11,6 +11,7 @@ import { configJsonSchema, configTable } from '../../scripts/docs/config-docs.js
 import { ConfigSchema, SHOP_NAME_PATTERN } from '../../src/config/config-file.js';
 import { DEFAULT_NEW_MARKS_FADE_MS } from '../../src/shell/new-marks.js';
 import { notifySettings } from '../../src/shell/notifier.js';
+import { markdownTable } from '../support/markdown-table.js';
 
 interface ZodKey {
   path: string;
@@ -37,13 +38,12 @@ interface TableRow {
 
 /** The table's rows, cut at the pipes that are not escaped. */
 function tableRows(table: string): TableRow[] {
-  const [header, rule, ...lines] = table.split('\n');
-  expect(header).toBe('| key | type | default | meaning |');
+  const { titles, rule, rows } = markdownTable(table);
+  expect(titles).toEqual(['key', 'type', 'default', 'meaning']);
   expect(rule).toBe('|---|---|---|---|');
-  return lines.map((line) => {
-    const cells = line.split(/(?<!\\)\|/).map((cell) => cell.trim().replaceAll('\\|', '|'));
-    expect(cells, line).toHaveLength(6);
-    const [, key = '', type = '', fallback = '', meaning = ''] = cells;
+  return rows.map((cells) => {
+    expect(cells, cells.join(' | ')).toHaveLength(4);
+    const [key = '', type = '', fallback = '', meaning = ''] = cells;
     return { key: key.replace(/^`(.*)`$/, '$1'), type, default: fallback, meaning };
   });
 }

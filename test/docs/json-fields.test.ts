@@ -17,6 +17,7 @@ import {
 } from '../../scripts/docs/json-fields.js';
 import { CLI_OUTPUTS } from '../../src/contract/cli-output.js';
 import * as resources from '../../src/contract/resources.js';
+import { markdownTable } from '../support/markdown-table.js';
 
 interface Row {
   path: string;
@@ -26,15 +27,11 @@ interface Row {
 
 /** The rows of a table as a reader sees them: `\|` read back as `|`, the document's row as path ''. */
 function rowsOf(table: string): Row[] {
-  const [header, rule, ...lines] = table.split('\n');
-  expect(header).toBe('| field | type | meaning |');
+  const { titles, rule, rows } = markdownTable(table);
+  expect(titles).toEqual(['field', 'type', 'meaning']);
   expect(rule).toBe('|---|---|---|');
-  return lines.map((line) => {
-    const cells = line
-      .slice(1, -1)
-      .split(/(?<!\\)\|/)
-      .map((text) => text.trim().replaceAll('\\|', '|'));
-    expect(cells, line).toHaveLength(3);
+  return rows.map((cells) => {
+    expect(cells, cells.join(' | ')).toHaveLength(3);
     const [path = '', type = '', meaning = ''] = cells;
     return { path: path === DOCUMENT_PATH ? '' : path.replace(/^`|`$/g, ''), type, meaning };
   });
