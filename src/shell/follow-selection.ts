@@ -90,6 +90,8 @@ export function followSelections(store: AppStore, options: FollowSelectionOption
             : `${gone} this list; the list is empty now.`,
           tone: 'warning',
           at: now(),
+          // A list that changed of itself: an error on the status line (a text not sent) stays there.
+          background: true,
         };
         continue;
       }
@@ -101,6 +103,7 @@ export function followSelections(store: AppStore, options: FollowSelectionOption
         text: `${moved.gone}; ${moved.by.shows.nowShowing({ ...state, selection })}.`,
         tone: 'warning',
         at: now(),
+        background: true,
       };
     }
     // The pane staff work in may keep the record their own doing took off its list (the thread: a callback

@@ -32,7 +32,18 @@ describe('following the selection over the panes it is given', () => {
       text: 'The note you had selected (b) left this list; now on c.',
       tone: 'warning',
       at: AT,
+      background: true,
     });
+  });
+
+  it('a record that leaves the list while an error is on the status line: the error stays, the log says which left', () => {
+    const store = storeWith(['a', 'b', 'c'], 'b', 'notes');
+    const error = { text: 'Not approved: review reply act_1; not found', tone: 'error' as const, at: AT };
+    store.setState({ notice: error });
+    store.setState({ templates: notes('a', 'c') });
+    expect(selectedNote(store.getState())).toBe('c');
+    expect(store.getState().notice).toEqual(error);
+    expect(store.getState().log.at(-1)?.text).toBe('The note you had selected (b) left this list; now on c.');
   });
 
   it("a list that changed because of a pane's own choice moves the selection quietly", () => {
