@@ -21,8 +21,7 @@ import { TEMPLATE_VARIABLES } from '../../src/user-actions/templates.js';
 import { METRICS } from '../../src/wallboard/metrics.js';
 import { configTable } from './config-docs.js';
 import { JSON_COMMANDS, jsonFieldsTable } from './json-fields.js';
-
-const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+import { cell } from './table-cell.js';
 
 const WHERE: Record<Command['mode'], string> = {
   fatal: 'key refused screen',
@@ -65,6 +64,9 @@ const MODE_ORDER: Command['mode'][] = [
   'wallboard',
 ];
 
+/** A command's keys as code in one cell: `j` `down`. */
+const keysCell = (keys: readonly string[]) => keys.map((key) => `\`${cell(key)}\``).join(' ');
+
 /**
  * Every command id with its default keys, where it works and what it does there: one row per command id
  * and wording, so that a command several panes share is one row where it reads the same and one row per
@@ -76,7 +78,7 @@ export function commandTable(): string {
   for (const command of sorted) {
     const id = `${command.id}|${command.mode === 'pane' ? 'pane' : command.mode}`;
     const where = command.mode === 'pane' ? (command.pane ?? '') : WHERE[command.mode];
-    const keys = command.keys.map((k) => `\`${k.replaceAll('|', '\\|')}\``).join(' ') || '—';
+    const keys = keysCell(command.keys) || '—';
     const does = command.writes
       ? `${command.label} (changes the shop: off in read-only mode)`
       : command.label;
@@ -128,7 +130,7 @@ function firstDayTable(): string {
     );
     if (!command)
       throw new Error(`the first day's keys name "${id}" in ${where}, where no command has that id`);
-    const keys = command.keys.map((k) => `\`${k.replaceAll('|', '\\|')}\``).join(' ');
+    const keys = keysCell(command.keys);
     const place = command.mode === 'pane' ? (command.pane ?? '') : WHERE[command.mode];
     lines.push(`| ${keys} | ${place} | ${cell(command.label)} |`);
   }

@@ -5,13 +5,13 @@
  */
 import * as z from 'zod';
 import { ConfigSchema } from '../../src/config/config-file.js';
+import { cell } from './table-cell.js';
 
 type JsonSchema = z.core.JSONSchema.JSONSchema;
 
 /** How an entry of a record of objects is written in a key's path: `shops.NAME.base_url`. */
 const ENTRY_PLACEHOLDER = 'NAME';
 
-const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 const code = (text: string) => `\`${text}\``;
 
 function configSchemaDocument(): JsonSchema {

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { CLI_OUTPUTS, SHOP_RECORD_KEYWORD, type ShopRecordMark } from '../../src/contract/cli-output.js';
+import { cell } from './table-cell.js';
 
 type Schema = z.core.JSONSchema.JSONSchema;
 type SchemaOrBoolean = z.core.JSONSchema._JSONSchema;
@@ -16,8 +17,6 @@ export const JSON_COMMANDS = Object.keys(CLI_OUTPUTS) as JsonCommand[];
 
 /** The path column's words for the document itself. */
 export const DOCUMENT_PATH = '(the document)';
-
-const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 interface FieldRow {
   path: string;

@@ -58,8 +58,7 @@ const toRead = new WeakMap<object, string[]>();
  * (the closest in time first), those a list said changed (the latest change first), the others that may hold
  * a text still to match (for the text listed first first, then those the shop answered last: the customer
  * answering them is likeliest, then the most recently active), then those never read (the service's order,
- * newest first). A read under way is
- * not listed. Empty once the picture is whole and current.
+ * newest first). A read under way is not listed. Empty once the picture is whole and current.
  */
 export function threadsToRead(state: PictureState): string[] {
   let ids = toRead.get(state);
