@@ -40,8 +40,9 @@ export interface RunInboxOptions {
 
 const HANG_UP_EXIT = 129;
 /**
- * How long a process that has quit waits for a terminal that does not read (a frozen SSH session) to
- * take the way back (the main screen, the cursor) before it ends anyway.
+ * How long a process that has quit waits, while its terminal takes nothing (a frozen SSH session), for it
+ * to take the way back (the main screen, the cursor) before it ends anyway. A slow link that reads on is
+ * waited for.
  */
 const EXIT_WAIT_MS = 2_000;
 const SIGNAL_EXIT: Record<string, number> = { SIGHUP: HANG_UP_EXIT, SIGINT: 130, SIGTERM: 143 };
@@ -222,6 +223,8 @@ export async function runInbox(session: Session, options: RunInboxOptions): Prom
     process.off('exit', onExit);
     screen.restore();
     // A terminal that does not read keeps what it has not taken queued, and the process alive: not for ever.
-    if (!screen.drained) setTimeout(() => process.exit(), EXIT_WAIT_MS).unref();
+    void screen.whenTakenOrStalled(EXIT_WAIT_MS).then((taken) => {
+      if (!taken) process.exit();
+    });
   }
 }

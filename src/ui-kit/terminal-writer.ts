@@ -47,6 +47,11 @@ export interface TerminalWriter {
   readonly drained: boolean;
   /** Resolves once the terminal has taken everything written so far. */
   whenDrained(): Promise<void>;
+  /**
+   * Resolves true once the terminal has taken everything written so far, or false once it has taken
+   * nothing for `stallMs`: a slow link that reads on is waited for, a frozen one is not.
+   */
+  whenTakenOrStalled(stallMs: number): Promise<boolean>;
   /** Whether writes never wait for the terminal (false where it cannot be arranged: see above). */
   readonly nonBlocking: boolean;
   /** Writes wait for the terminal again (another program is given the terminal), or not. */
@@ -199,6 +204,27 @@ export function createTerminalWriter(
       new Promise<void>((resolve) => {
         if (drained()) resolve();
         else write('', undefined, () => resolve());
+      }),
+    whenTakenOrStalled: (stallMs) =>
+      new Promise<boolean>((resolve) => {
+        if (drained()) return resolve(true);
+        // What the terminal takes shows as a write finished: the queue gets shorter.
+        let queued = stdout.writableLength;
+        let tookAt = Date.now();
+        const check = setInterval(
+          () => {
+            const now = Date.now();
+            if (stdout.writableLength < queued) {
+              queued = stdout.writableLength;
+              tookAt = now;
+            }
+            if (queued === 0 || now - tookAt >= stallMs) {
+              clearInterval(check);
+              resolve(queued === 0);
+            }
+          },
+          Math.max(10, Math.min(100, stallMs / 4)),
+        );
       }),
     nonBlocking,
     setBlocking,

@@ -65,6 +65,8 @@ export interface FullScreen {
   write(text: string): void;
   /** Whether the terminal has taken everything written (after `restore()`: whether it has its modes back). */
   readonly drained: boolean;
+  /** See TerminalWriter.whenTakenOrStalled. */
+  whenTakenOrStalled(stallMs: number): Promise<boolean>;
   restore(): void;
   /**
    * Gives the terminal to another program (an editor): raw mode, mouse, paste and the alternate screen
@@ -149,6 +151,7 @@ export function enterFullScreen(
     get drained() {
       return writer.drained;
     },
+    whenTakenOrStalled: (stallMs) => writer.whenTakenOrStalled(stallMs),
     restore() {
       if (restored) return;
       restored = true;

@@ -7,7 +7,7 @@
  */
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ASIDE_LIMIT, createTerminalWriter } from '../../src/ui-kit/terminal-writer.js';
 
 /** A terminal that takes one write and then waits until `read()`. */
@@ -23,6 +23,10 @@ class StoppedTerminal extends Writable {
   read(): void {
     this.reading = true;
     for (const done of this.waiting.splice(0)) done();
+  }
+  /** Takes the write it holds and holds the next (a slow link). */
+  takeOne(): void {
+    this.waiting.shift()?.();
   }
 }
 
@@ -96,6 +100,62 @@ describe('a terminal that stops reading', () => {
     expect(drained).toBe(true);
     // Held texts go with the screen: a title set after the way back would stay on the user's window.
     expect(terminal.received).toBe('frameleave');
+  });
+
+  describe('at exit, waiting for the terminal to take the way back', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    const stallMs = 2_000;
+    /** Resolves what whenTakenOrStalled says, or undefined while it says nothing. */
+    const watch = (writer: ReturnType<typeof stoppedTerminal>['writer']) => {
+      const said: { taken?: boolean } = {};
+      void writer.whenTakenOrStalled(stallMs).then((taken) => {
+        said.taken = taken;
+      });
+      return said;
+    };
+
+    it('waits on a slow link that reads on, however long it takes in all', async () => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+      const { terminal, writer, frames } = stoppedTerminal();
+      for (const n of [1, 2, 3, 4, 5]) frames.write(`frame ${n}`);
+      writer.direct('leave');
+      const said = watch(writer);
+      // Six writes, one taken every 1.5 s: 9 s in all, never 2 s without one.
+      for (let i = 0; i < 6; i += 1) {
+        await vi.advanceTimersByTimeAsync(1_500);
+        expect(said.taken).toBeUndefined();
+        terminal.takeOne();
+        await settle();
+      }
+      await vi.advanceTimersByTimeAsync(100);
+      expect(said.taken).toBe(true);
+      expect(terminal.received.endsWith('leave')).toBe(true);
+    });
+
+    it('gives up on a terminal that has taken nothing for a while', async () => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
+      const { terminal, writer, frames } = stoppedTerminal();
+      frames.write('frame 1');
+      frames.write('frame 2');
+      writer.direct('leave');
+      const said = watch(writer);
+      await vi.advanceTimersByTimeAsync(1_000);
+      terminal.takeOne();
+      await settle();
+      // Counted from what it took last.
+      await vi.advanceTimersByTimeAsync(stallMs - 200);
+      expect(said.taken).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(300);
+      expect(said.taken).toBe(false);
+    });
+
+    it('says at once that a terminal which has taken everything has', async () => {
+      const { terminal, writer } = stoppedTerminal();
+      terminal.read();
+      await expect(writer.whenTakenOrStalled(stallMs)).resolves.toBe(true);
+    });
   });
 
   it('writes at once while the terminal reads', async () => {
