@@ -4,8 +4,11 @@
  * left the terminal in (alternate screen, cursor, bracketed paste), and how
  * it exited. Everything the program writes is also kept raw (`output()`).
  *
- * A pty may drop the very last output of a program that exits (Linux hands the master EIO once the
- * slave side closes): to read what a program printed last, run it in a shell that stays until told.
+ * What a program wrote before it ended is read however late this process reads it (node-pty gave up on
+ * it 200 ms after the end before patches/node-pty+1.1.0.patch). Linux may still drop what is left unread
+ * when the pty's last slave closes, as when this process catches up with a backlog just as the program
+ * ends: to read what such a program wrote last, run it in a shell that stays until told
+ * (stalled-terminal-pty.test.ts).
  */
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import xtermHeadless, { type Terminal as XTerm } from '@xterm/headless';

@@ -59,23 +59,59 @@ function isRunning(pid: number): boolean {
  */
 const CRASH_ON_SIGUSR2 = `data:text/javascript,process.on('SIGUSR2', () => setImmediate(() => { throw new Error('boom'); }));`;
 
-/** The inbox alone, on a simulator of its own, with more drawn than its pty holds once it stops reading. */
-async function stalledInbox(nodeArgs: string[] = []): Promise<PtyTerminal> {
+/** What the shell the inbox runs in writes once the inbox has ended (a window title, drawn as nothing). */
+const INBOX_ENDED = '\u001B]2;inbox ended\u0007';
+
+/**
+ * The inbox alone, on a simulator of its own, with more drawn than its pty holds once it stops reading.
+ * `inShell`: run in a shell that stays once the inbox has ended, until told (a line), as a login shell
+ * does: Linux may drop what the inbox wrote last when the pty's last slave closes before this process
+ * has read it all (a busy machine), so the screen after the inbox is read before the shell ends.
+ */
+async function stalledInbox(
+  nodeArgs: string[] = [],
+  { inShell = false } = {},
+): Promise<{ terminal: PtyTerminal; inboxPid: number }> {
   const test = await startSim();
-  const terminal = spawnInTerminal(process.execPath, [...nodeArgs, bundle.cliPath], {
-    cols: 120,
-    rows: 40,
-    env: terminalEnv(home, { SHOP_API_KEY: test.sim.tokens.write, SHOP_API_BASE_URL: test.baseUrl }),
-  });
+  const inbox = [...nodeArgs, bundle.cliPath];
+  const terminal = inShell
+    ? spawnInTerminal(
+        '/bin/sh',
+        [
+          '-c',
+          `"$0" "$@"; code=$?; printf '\\033]2;inbox ended\\007'; read line; exit $code`,
+          process.execPath,
+          ...inbox,
+        ],
+        terminalOptions(test),
+      )
+    : spawnInTerminal(process.execPath, inbox, terminalOptions(test));
   terminals.push(terminal);
   await terminal.waitForText(/Inbox — open leads \(\d+\)/, 15_000);
+  const inboxPid = inShell ? childOf(terminal.pid) : terminal.pid;
   await untilQuiet(terminal);
   terminal.pty.pause();
   for (let i = 0; i < 20; i += 1) {
     terminal.send(CTRL_L);
     await sleep(30);
   }
-  return terminal;
+  return { terminal, inboxPid };
+}
+
+function terminalOptions(test: Awaited<ReturnType<typeof startSim>>) {
+  return {
+    cols: 120,
+    rows: 40,
+    env: terminalEnv(home, { SHOP_API_KEY: test.sim.tokens.write, SHOP_API_BASE_URL: test.baseUrl }),
+  };
+}
+
+/** The one child of a process (the shell's inbox). */
+function childOf(pid: number): number {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/);
+  if (children.length !== 1 || !children[0])
+    throw new Error(`expected one child of ${pid}, found "${children.join(' ')}"`);
+  return Number(children[0]);
 }
 
 it('a hub whose terminal stops reading keeps serving its client, and its screen is whole once read again', async () => {
@@ -161,10 +197,12 @@ it('a hub whose terminal stops reading keeps serving its client, and its screen 
 }, 120_000);
 
 it('told to quit while its terminal does not read, it gives the terminal back once it reads again', async () => {
-  const t = await stalledInbox();
-  process.kill(t.pid, 'SIGTERM');
+  const { terminal: t, inboxPid } = await stalledInbox([], { inShell: true });
+  process.kill(inboxPid, 'SIGTERM');
   await sleep(300);
   t.pty.resume();
+  await t.waitFor(() => t.output().includes(INBOX_ENDED), 'the inbox to end');
+  t.send(KEYS.enter);
   expect(await t.exited).toMatchObject({ exitCode: 143 });
   expect(t.isAlternateScreen()).toBe(false);
   expect(t.isCursorHidden()).toBe(false);
@@ -177,7 +215,7 @@ it.each([
 ])(
   '%s while its terminal never reads again, it ends within seconds all the same',
   async (_what, signal, nodeArgs) => {
-    const t = await stalledInbox(nodeArgs);
+    const { terminal: t } = await stalledInbox(nodeArgs);
     process.kill(t.pid, signal);
     const deadline = Date.now() + 6_000;
     while (isRunning(t.pid)) {
