@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSim } from '../support/sim.js';
 import { type BuiltCli, copyBuiltCli, terminalEnv } from './built-cli.js';
-import { KEYS, type PtyExit, type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
+import { isRunning, KEYS, type PtyExit, type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
 
 const BUSINESS = 'Rivera Plumbing & Heating';
 const NODE = process.execPath;
@@ -137,16 +137,6 @@ function expectWithinWidth(terminal: PtyTerminal) {
   expect(terminal.overflows(), terminal.screenText()).toEqual([]);
   expect(terminal.wrappedRows(), terminal.screenText()).toEqual([]);
   expect(terminal.lines()[0]).toContain(BUSINESS);
-}
-
-/** The process exists and has not ended (an ended one may wait a while to be reaped: a zombie). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
 }
 
 /** The CLI bash is running (its only child). */

@@ -6,9 +6,8 @@
  *
  * And it reads everything a program wrote before it ended, however late the test reads it.
  */
-import { readFileSync } from 'node:fs';
 import { afterEach, expect, it } from 'vitest';
-import { type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
+import { isRunning, type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
 
 const terminals: PtyTerminal[] = [];
 afterEach(() => {
@@ -40,16 +39,6 @@ it('reads a row as wide as the screen, not the cells an earlier, wider frame lef
   expect(terminal.screenText()).not.toContain('wide');
   expect(terminal.unwrappedText()).not.toContain('+1503');
 });
-
-/** Whether the process runs (a zombie, ended but not yet reaped, does not). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 it('keeps what a program wrote just before it ended, read a while after (a loaded machine)', async () => {
   // node-pty dropped it 200 ms after the end (patches/README.md): the stalled-terminal test lost the

@@ -10,6 +10,7 @@
  * ends: to read what such a program wrote last, run it in a shell that stays until told
  * (stalled-terminal-pty.test.ts).
  */
+import { readFileSync } from 'node:fs';
 import { Unicode11Addon } from '@xterm/addon-unicode11';
 import xtermHeadless, { type Terminal as XTerm } from '@xterm/headless';
 import pty, { type IPty } from 'node-pty';
@@ -286,4 +287,14 @@ export function spawnInTerminal(file: string, args: string[], options: PtyTermin
       term.dispose();
     },
   };
+}
+
+/** The process exists and has not ended (an ended one may wait a while to be reaped: a zombie). */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
 }

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { startSim } from '../support/sim.js';
 import { type BuiltCli, copyBuiltCli, terminalEnv } from './built-cli.js';
-import { COMPOSER_READY, KEYS, type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
+import { COMPOSER_READY, isRunning, KEYS, type PtyTerminal, spawnInTerminal } from './pty-terminal.js';
 import {
   brokenBoxRows,
   mismatchedListRows,
@@ -42,16 +42,6 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const CTRL_L = '\u000C';
-
-/** The process exists and has not ended (an ended one may wait a while to be reaped: a zombie). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Preloaded into the CLI: on SIGUSR2, an error nothing catches (as in inbox-pty.test.ts), whose report
