@@ -63,9 +63,10 @@ export interface FullScreen {
   readonly output: NodeJS.WriteStream;
   /** Writes beside the frames (title, notifications, bell, clipboard); never blocks, bounded while the terminal does not read. */
   write(text: string): void;
-  /** Whether the terminal has taken everything written (after `restore()`: whether it has its modes back). */
-  readonly drained: boolean;
-  /** See TerminalWriter.whenTakenOrStalled. */
+  /**
+   * Resolves true once the terminal has taken everything written (after `restore()`: its modes back),
+   * false once it has taken nothing for `stallMs` (TerminalWriter.whenTakenOrStalled).
+   */
   whenTakenOrStalled(stallMs: number): Promise<boolean>;
   restore(): void;
   /**
@@ -147,9 +148,6 @@ export function enterFullScreen(
     output: writer.frames,
     write: (text) => {
       if (!restored) writer.aside(text);
-    },
-    get drained() {
-      return writer.drained;
     },
     whenTakenOrStalled: (stallMs) => writer.whenTakenOrStalled(stallMs),
     restore() {
